@@ -1,0 +1,190 @@
+package org.ndktck.spec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The host's physical memory as the kit simulates it: page frames of {@link #pageSize()} bytes, numbered
+ * by page frame number (PFN, an unsigned 64-bit value in a long). The kit owns it, builds {@link Mdl}s over
+ * it and hands it to the adapter when it opens it; a provider moves data only through these page frames
+ * (the DMA of a real adapter), never through an MDL's virtual address (MR-REG-3, LAM-5).
+ *
+ * <p>Memory is sparse: a frame takes storage only once written, and reads of a never-written frame
+ * give zeros, so arrays of 2^20 pages (4 GiB at 4096 bytes a page) cost nothing until touched.
+ *
+ * <p>Guard frames: the kit marks frames around every buffer as guards. Any read or write of a guard
+ * frame by the provider is recorded as a {@link GuardAccess} (and still performed), so an access outside
+ * a region is caught even when it lands in memory the kit never looks at. Thread-safe.
+ */
+public final class HostMemory {
+
+    /** One access of a guard frame: which frame, the byte offset in it, the length, and whether it wrote. */
+    public record GuardAccess(long pfn, int offset, int length, boolean write) {
+        @Override
+        public String toString() {
+            return String.format("%s of %d bytes at PFN 0x%X + 0x%X", write ? "write" : "read", length, pfn, offset);
+        }
+    }
+
+    private final int pageSize;
+    private final AtomicLong nextPfn;
+    private final ConcurrentHashMap<Long, byte[]> frames = new ConcurrentHashMap<>();
+    private final Set<Long> guards = ConcurrentHashMap.newKeySet();
+    private final List<GuardAccess> guardAccesses = new ArrayList<>();
+
+    /**
+     * @param pageSize PAGE_SIZE in bytes: a power of two, at least 4096
+     * @throws IllegalArgumentException when {@code pageSize} is not a power of two of at least 4096
+     */
+    public HostMemory(int pageSize) {
+        if (pageSize < 4096 || Integer.bitCount(pageSize) != 1) {
+            throw new IllegalArgumentException("PAGE_SIZE must be a power of two >= 4096, got " + pageSize);
+        }
+        this.pageSize = pageSize;
+        this.nextPfn = new AtomicLong(0x100);
+    }
+
+    /** @return PAGE_SIZE in bytes */
+    public int pageSize() {
+        return pageSize;
+    }
+
+    /**
+     * Allocates {@code count} fresh page frames with consecutive PFNs (content zero).
+     *
+     * @param count number of frames, ≥ 1
+     * @return the PFN of the first frame
+     * @throws IllegalArgumentException when {@code count} &lt; 1
+     */
+    public long allocate(long count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be >= 1: " + count);
+        }
+        return nextPfn.getAndAdd(count);
+    }
+
+    /**
+     * Marks a frame as a guard: every later provider access of it is recorded.
+     *
+     * @param pfn the frame
+     */
+    public void markGuard(long pfn) {
+        guards.add(pfn);
+    }
+
+    /** @return true when {@code pfn} is a guard frame */
+    public boolean isGuard(long pfn) {
+        return guards.contains(pfn);
+    }
+
+    /** @return the guard accesses so far, oldest first (a copy) */
+    public List<GuardAccess> guardAccesses() {
+        synchronized (guardAccesses) {
+            return List.copyOf(guardAccesses);
+        }
+    }
+
+    /**
+     * Copies bytes out of one frame.
+     *
+     * @param pfn    the frame
+     * @param offset byte offset in the frame, 0 ≤ offset; offset + length ≤ PAGE_SIZE
+     * @param dst    destination
+     * @param dstOff offset in {@code dst}
+     * @param length bytes to copy
+     * @throws IndexOutOfBoundsException when the range leaves the frame or {@code dst}
+     */
+    public void read(long pfn, int offset, byte[] dst, int dstOff, int length) {
+        checkRange(offset, length);
+        noteGuard(pfn, offset, length, false);
+        byte[] frame = frames.get(pfn);
+        if (frame == null) {
+            java.util.Arrays.fill(dst, dstOff, dstOff + length, (byte) 0);
+        } else {
+            synchronized (frame) {
+                System.arraycopy(frame, offset, dst, dstOff, length);
+            }
+        }
+    }
+
+    /**
+     * Copies bytes into one frame.
+     *
+     * @param pfn    the frame
+     * @param offset byte offset in the frame; offset + length ≤ PAGE_SIZE
+     * @param src    source
+     * @param srcOff offset in {@code src}
+     * @param length bytes to copy
+     * @throws IndexOutOfBoundsException when the range leaves the frame or {@code src}
+     */
+    public void write(long pfn, int offset, byte[] src, int srcOff, int length) {
+        checkRange(offset, length);
+        noteGuard(pfn, offset, length, true);
+        byte[] frame = frames.computeIfAbsent(pfn, k -> new byte[pageSize]);
+        synchronized (frame) {
+            System.arraycopy(src, srcOff, frame, offset, length);
+        }
+    }
+
+    /**
+     * Kit side: fills a frame with one byte value without recording a guard access (used to paint
+     * buffers and guard frames before a test).
+     *
+     * @param pfn   the frame
+     * @param value the byte to fill with
+     */
+    public void fill(long pfn, byte value) {
+        byte[] frame = frames.computeIfAbsent(pfn, k -> new byte[pageSize]);
+        synchronized (frame) {
+            java.util.Arrays.fill(frame, value);
+        }
+    }
+
+    /**
+     * Kit side: reads a frame's bytes without recording a guard access.
+     *
+     * @param pfn the frame
+     * @return a copy of the frame, PAGE_SIZE bytes
+     */
+    public byte[] snapshot(long pfn) {
+        byte[] frame = frames.get(pfn);
+        if (frame == null) {
+            return new byte[pageSize];
+        }
+        synchronized (frame) {
+            return frame.clone();
+        }
+    }
+
+    /**
+     * Kit side: writes bytes into a frame without recording a guard access.
+     *
+     * @param pfn    the frame
+     * @param offset byte offset in the frame
+     * @param src    the bytes
+     */
+    public void poke(long pfn, int offset, byte[] src) {
+        checkRange(offset, src.length);
+        byte[] frame = frames.computeIfAbsent(pfn, k -> new byte[pageSize]);
+        synchronized (frame) {
+            System.arraycopy(src, 0, frame, offset, src.length);
+        }
+    }
+
+    private void checkRange(int offset, int length) {
+        if (offset < 0 || length < 0 || offset > pageSize - length) {
+            throw new IndexOutOfBoundsException("offset " + offset + " + length " + length + " leaves a page of " + pageSize);
+        }
+    }
+
+    private void noteGuard(long pfn, int offset, int length, boolean write) {
+        if (!guards.isEmpty() && guards.contains(pfn)) {
+            synchronized (guardAccesses) {
+                guardAccesses.add(new GuardAccess(pfn, offset, length, write));
+            }
+        }
+    }
+}

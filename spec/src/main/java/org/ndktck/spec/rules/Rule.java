@@ -1,0 +1,40 @@
+package org.ndktck.spec.rules;
+
+import java.util.List;
+
+/**
+ * One rule of the catalog (design section 4). Every field is filled; lists may be empty where the
+ * pages list nothing.
+ *
+ * @param id              stable ID such as {@code MR-FR-4} (the digest's ID, or ours in the same style)
+ * @param title           a short title
+ * @param function        the NDK function or page, e.g. {@code NdkFastRegister}
+ * @param group           the catalog section the rule is listed under, e.g. {@code NdkFastRegister}
+ * @param binds           who the rule binds
+ * @param strength        MUST, MUST NOT, SHOULD, SHOULD NOT, MAY, FACT or UNSPECIFIED
+ * @param basis           where its force comes from
+ * @param check           how the kit checks it
+ * @param statement       the rule in the kit's own words
+ * @param howChecked      what the kit does for it: the property, or how the kit honours a consumer rule
+ * @param allowedStatuses NTSTATUS names the pages allow as results (empty when none are listed)
+ * @param source          the source page(s), in the digest's notation (D:fast_register, N:..., S, H)
+ * @param ambiguities     IDs of the ambiguity entries it resolves ({@code AMB-1}), possibly empty
+ * @param requires        capabilities it needs: {@code ADAPTER_FLAG:RDMA_READ_SINK_NOT_REQUIRED},
+ *                        {@code NDK_VERSION:1.2}; empty when it always applies
+ */
+public record Rule(String id, String title, String function, String group, Binds binds, Strength strength,
+                   Basis basis, Check check, String statement, String howChecked, List<String> allowedStatuses,
+                   String source, List<String> ambiguities, List<String> requires) {
+
+    /** Normalizes null lists to empty ones. */
+    public Rule {
+        allowedStatuses = allowedStatuses == null ? List.of() : List.copyOf(allowedStatuses);
+        ambiguities = ambiguities == null ? List.of() : List.copyOf(ambiguities);
+        requires = requires == null ? List.of() : List.copyOf(requires);
+    }
+
+    /** @return true when the kit must have at least one property for this rule */
+    public boolean needsProperty() {
+        return check == Check.PROVIDER_PROPERTY;
+    }
+}
