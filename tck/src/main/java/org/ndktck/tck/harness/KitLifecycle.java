@@ -1,0 +1,126 @@
+package org.ndktck.tck.harness;
+
+import net.jqwik.api.AfterFailureMode;
+import net.jqwik.api.FixedSeedMode;
+import net.jqwik.api.lifecycle.AroundPropertyHook;
+import net.jqwik.api.lifecycle.LifecycleContext;
+import net.jqwik.api.lifecycle.PropagationMode;
+import net.jqwik.api.lifecycle.PropertyExecutionResult;
+import net.jqwik.api.lifecycle.PropertyExecutor;
+import net.jqwik.api.lifecycle.PropertyLifecycleContext;
+import net.jqwik.api.lifecycle.SkipExecutionHook;
+import org.ndktck.spec.rules.Rule;
+import org.ndktck.spec.rules.RuleCatalog;
+import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.RunLedger;
+
+import java.lang.reflect.AnnotatedElement;
+import java.lang.reflect.Method;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The kit's jqwik lifecycle hook, attached to every property class through {@link NdkKit}:
+ * <ul>
+ *   <li>gates a property on its rules' {@code requires} (skipped as {@code NOT_APPLICABLE: reason});</li>
+ *   <li>sets each property's seed from the run seed and its name, and its tries from the profile
+ *       ({@link TckConfig}), so a run is reproducible from one seed;</li>
+ *   <li>records every property's outcome, tries, seed and time in the {@link RunLedger}.</li>
+ * </ul>
+ */
+public final class KitLifecycle implements AroundPropertyHook, SkipExecutionHook {
+    /** Prefix of the skip reason of a property whose rule does not apply to the adapter. */
+    public static final String NOT_APPLICABLE = "NOT_APPLICABLE: ";
+
+    @Override
+    public PropagationMode propagateTo() {
+        return PropagationMode.ALL_DESCENDANTS;
+    }
+
+    @Override
+    public boolean appliesTo(Optional<AnnotatedElement> element) {
+        return element.isPresent();
+    }
+
+    @Override
+    public SkipResult shouldBeSkipped(LifecycleContext context) {
+        Optional<Method> method = context.optionalElement().filter(Method.class::isInstance).map(Method.class::cast);
+        if (method.isEmpty()) {
+            return SkipResult.doNotSkip();
+        }
+        Set<String> ruleIds = ruleIds(method.get());
+        for (String id : ruleIds) {
+            Optional<Rule> rule = RuleCatalog.standard().find(id);
+            if (rule.isEmpty() || rule.get().requires().isEmpty()) {
+                continue;
+            }
+            Optional<String> missing;
+            try {
+                missing = Capabilities.missing(rule.get().requires(), ProviderUnderTest.get().adapterInfo());
+            } catch (RuntimeException e) {
+                return SkipResult.doNotSkip();
+            }
+            if (missing.isPresent()) {
+                String reason = NOT_APPLICABLE + id + ": " + missing.get();
+                RunLedger.record(new RunLedger.PropertyRecord(ruleIds, propertyId(method.get()), "SKIPPED", 0, 0,
+                        "", 0, reason, null, ""));
+                return SkipResult.skip(reason);
+            }
+        }
+        return SkipResult.doNotSkip();
+    }
+
+    @Override
+    public PropertyExecutionResult aroundProperty(PropertyLifecycleContext context, PropertyExecutor property) {
+        Method method = context.targetMethod();
+        String id = propertyId(method);
+        TckConfig config = TckConfig.current();
+        if (context.attributes().seed().filter(s -> !s.isBlank()).isEmpty()) {
+            context.attributes().setSeed(Long.toString(config.seedFor(id)));
+        }
+        context.attributes().setWhenFixedSeed(FixedSeedMode.ALLOW);
+        context.attributes().setAfterFailure(AfterFailureMode.RANDOM_SEED);
+        context.attributes().setTries(config.triesFor(context.attributes().tries()));
+        long start = System.nanoTime();
+        PropertyExecutionResult result = property.execute();
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        Throwable failure = result.throwable().orElse(null);
+        String sample = result.shrunkSample().map(s -> s.parameters().toString())
+                .or(() -> result.originalSample().map(s -> s.parameters().toString())).orElse("");
+        RunLedger.record(new RunLedger.PropertyRecord(ruleIds(method), id, result.status().name(),
+                result.countTries(), result.countChecks(), result.seed().orElse(""), millis,
+                failure == null ? "" : String.valueOf(failure.getMessage()), failure, sample));
+        return result;
+    }
+
+    /**
+     * @param method a kit property
+     * @return the IDs of its {@link NdkRule} annotations, in declaration order
+     */
+    public static Set<String> ruleIds(Method method) {
+        NdkRule[] rules = method.getAnnotationsByType(NdkRule.class);
+        Set<String> ids = new LinkedHashSet<>();
+        for (NdkRule r : rules) {
+            ids.add(r.value());
+        }
+        return ids;
+    }
+
+    /**
+     * @param method a kit property
+     * @return {@code SimpleClassName#method}
+     */
+    public static String propertyId(Method method) {
+        return method.getDeclaringClass().getSimpleName() + "#" + method.getName();
+    }
+
+    /**
+     * @param ids rule IDs
+     * @return them joined with commas
+     */
+    static String join(Set<String> ids) {
+        return ids.stream().collect(Collectors.joining(","));
+    }
+}
