@@ -65,7 +65,7 @@ import static org.ndktck.tck.harness.Hex.u64;
  *   <li>CQ entries: matched by RequestContext; an entry with a context the kit never posted or with
  *       the wrong QPContext is CQ-2, an entry for a request that failed inline is DEF-2, a wrong
  *       NDK_RESULT_EX.Type is MR-FR-8 (fast register) or CQ-3, a missing entry after a successful post
- *       is MR-FR-8 (fast register) or DEF-3;</li>
+ *       is MR-FR-8 (fast register), INV-3 (invalidate) or RW-5 (others);</li>
  *   <li>OBJ-1: a created MR's header says NdkObjectTypeMr;</li>
  *   <li>memory: at close no guard frame was read or written and every painted byte is what the kit
  *       expects; a breach is charged to the running property's first rule.</li>
@@ -820,6 +820,15 @@ public final class NdkSession implements AutoCloseable {
 
     // ------------------------------------------------------------------ work requests
 
+    /** @return the rule that requires a CQ entry after a successful post of this type */
+    static String wrRule(NdkOperationType type) {
+        return switch (type) {
+            case FAST_REGISTER -> "MR-FR-8";
+            case INVALIDATE -> "INV-3";
+            default -> "RW-5";
+        };
+    }
+
     private WorkRequest post(NdkQp qp, NdkOperationType type, String kind, Supplier<String> detail, int flags,
                              Function<Object, NtStatus> call) {
         boolean onUnconnected = qp == unconnected && unconnected != null;
@@ -829,12 +838,12 @@ public final class NdkSession implements AutoCloseable {
         posted.put(wr.context, wr);
         NtStatus r = inv.call(kind, detail, () -> call.apply(wr.context));
         if (r == null) {
-            throw Violations.of(type == NdkOperationType.FAST_REGISTER ? "MR-FR-8" : "DEF-3", detail.get(),
+            throw Violations.of(wrRule(type), detail.get(),
                     "an NTSTATUS", "the provider returned null");
         }
         wr.returned = r;
         if (r.isPending()) {
-            throw Violations.of(type == NdkOperationType.FAST_REGISTER ? "MR-FR-8" : "DEF-3", detail.get(),
+            throw Violations.of(wrRule(type), detail.get(),
                     "STATUS_SUCCESS (then a CQ entry) or an error: work requests complete through the CQ, not a callback",
                     "returned STATUS_PENDING");
         }
@@ -864,7 +873,7 @@ public final class NdkSession implements AutoCloseable {
      * Polls the request's CQ until its entry arrives, within the completion bound.
      *
      * @param wr a request whose post returned STATUS_SUCCESS
-     * @throws RuleViolation MR-FR-8 (fast register) or DEF-3 when no entry comes in time
+     * @throws RuleViolation MR-FR-8 (fast register), INV-3 or RW-5 when no entry comes in time
      */
     public void awaitEntry(WorkRequest wr) {
         long start = System.nanoTime();
@@ -876,7 +885,7 @@ public final class NdkSession implements AutoCloseable {
             }
             long now = System.nanoTime();
             if (now - start > bounds.completionNanos()) {
-                throw Violations.of(wr.type == NdkOperationType.FAST_REGISTER ? "MR-FR-8" : "DEF-3", wr.detail(),
+                throw Violations.of(wrRule(wr.type), wr.detail(),
                         "after STATUS_SUCCESS a CQ entry with RequestContext " + wr.context + " within " + bounds.describeCompletionBound(),
                         "no such entry on the CQ");
             }
@@ -1325,6 +1334,6 @@ public final class NdkSession implements AutoCloseable {
     public static Set<String> rulesCheckedInPassing() {
         return new LinkedHashSet<>(List.of("GEN-TIME-1", "GEN-EXC-1", "GEN-CB-1", "GEN-CB-2", "GEN-CB-3", "GEN-CB-4", "GEN-LIFE-1",
                 "CL-1", "CL-2", "MR-REG-9", "MR-DEREG-2", "MR-FRI-8", "MR-CREATE-2", "MR-FRI-2", "MR-REG-10", "OBJ-1",
-                "LAM-4", "LAM-7", "CQ-1", "CQ-2", "CQ-3", "DEF-2", "DEF-3", "MR-FR-8"));
+                "LAM-4", "LAM-7", "CQ-1", "CQ-2", "CQ-3", "DEF-2", "RW-5", "INV-3", "MR-FR-8"));
     }
 }
