@@ -236,6 +236,15 @@ final class DataPath {
             fail(wr, NtStatus.STATUS_CONNECTION_INVALID);
             return;
         }
+        // the adapter reads the sources when it processes the send, before any receive is known
+        if (wr.inlineData == null) {
+            for (NdkSge sge : wr.sgl) {
+                if (localSpan(adapter, wr.qp, sge, false, wr.type) instanceof NtStatus status) {
+                    fail(wr, status);
+                    return;
+                }
+            }
+        }
         while (!wr.done && !peer.receives.isEmpty()) {
             WorkRequest receive = peer.receives.poll();
             if (!match(adapter, wr, receive)) {
