@@ -224,7 +224,7 @@ public final class HtmlReport {
             svg.region-drawing{background:#fbfbfb;border:1px solid #eee;max-width:100%;height:auto}
             svg .page{fill:#e3eaf3;stroke:#5c7a99;stroke-width:1}svg .page-label{font-size:10px;fill:#5c7a99}
             svg .region{fill:#66bb6a;fill-opacity:.55;stroke:#2e7d32}svg .fbo{stroke:#1565c0;stroke-width:2;stroke-dasharray:4 2}
-            svg .access{fill:#e53935;fill-opacity:.8;stroke:#b71c1c}svg .label{font-size:11px;fill:#333;font-family:ui-monospace,monospace}
+            svg .access{fill:#e53935;fill-opacity:.8;stroke:#b71c1c}svg .access-guide{stroke:#e53935;stroke-dasharray:2 2}svg .label{font-size:11px;fill:#333;font-family:ui-monospace,monospace}
             figcaption{font-size:12px;color:#555}
             """;
 

@@ -26,6 +26,8 @@ import java.util.Locale;
  * Rules outside the run's selection are left out unless another rule's property reported them.
  */
 public final class JUnitXmlReport {
+    private static final java.time.format.DateTimeFormatter TS = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss");
+
     private JUnitXmlReport() {
     }
 
@@ -80,11 +82,20 @@ public final class JUnitXmlReport {
             w.writeEndElement();
             for (RunReport.RuleReport r : rules) {
                 nl(w, 1);
-                w.writeStartElement("testcase");
+                boolean fails = failing(r, report.strict());
+                boolean body = fails || skippedVerdict(r.verdict()) || r.verdict().equals("ADVISORY");
+                if (body) {
+                    w.writeStartElement("testcase");
+                } else {
+                    w.writeEmptyElement("testcase");
+                }
                 w.writeAttribute("name", r.id());
                 w.writeAttribute("classname", "ndk-tck." + clean(r.function() == null || r.function().isBlank() ? "rules" : r.function()));
                 w.writeAttribute("time", seconds(r.durationMillis()));
-                if (failing(r, report.strict())) {
+                if (!body) {
+                    continue;
+                }
+                if (fails) {
                     nl(w, 2);
                     w.writeStartElement("failure");
                     w.writeAttribute("message", text(firstLine(r.verdict() + " " + r.id() + " (" + r.strength() + "): " + nz(r.message()))));
@@ -95,7 +106,7 @@ public final class JUnitXmlReport {
                     nl(w, 2);
                     w.writeEmptyElement("skipped");
                     w.writeAttribute("message", text(r.verdict() + ": " + nz(r.message())));
-                } else if (r.verdict().equals("ADVISORY")) {
+                } else {
                     nl(w, 2);
                     w.writeStartElement("system-out");
                     w.writeCharacters(text("ADVISORY " + r.id() + " (" + r.strength() + "): " + details(r, report)));
@@ -159,9 +170,9 @@ public final class JUnitXmlReport {
 
     private static String timestamp(String instant) {
         try {
-            return LocalDateTime.ofInstant(Instant.parse(instant), ZoneId.systemDefault()).withNano(0).toString();
+            return LocalDateTime.ofInstant(Instant.parse(instant), ZoneId.systemDefault()).format(TS);
         } catch (DateTimeParseException | NullPointerException e) {
-            return LocalDateTime.now().withNano(0).toString();
+            return LocalDateTime.now().format(TS);
         }
     }
 

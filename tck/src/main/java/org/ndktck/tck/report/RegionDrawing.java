@@ -97,6 +97,9 @@ public final class RegionDrawing {
         double r0 = x(regionStart, dlo, dspan);
         double r1 = x(regionEnd, dlo, dspan);
         s.append(String.format(Locale.ROOT, "<rect class=\"region\" x=\"%.1f\" y=\"50\" width=\"%.1f\" height=\"24\"/>", r0, Math.max(2, r1 - r0)));
+        if (r1 - r0 > 120) {
+            s.append(String.format(Locale.ROOT, "<text class=\"label region-label\" x=\"%.1f\" y=\"66\">region [FBO, FBO + Length)</text>", r0 + 6));
+        }
         // FBO
         s.append(String.format(Locale.ROOT, "<line class=\"fbo\" x1=\"%.1f\" y1=\"30\" x2=\"%.1f\" y2=\"92\"/>", r0, r0));
         s.append(String.format(Locale.ROOT, "<text class=\"label\" x=\"%.1f\" y=\"24\">FBO %s</text>", clampText(r0), hex(fbo)));
@@ -114,6 +117,7 @@ public final class RegionDrawing {
             } else if (accRightClipped && !accLeftClipped) {
                 a0 = Math.min(a0, a1 - 8);
             }
+            s.append(String.format(Locale.ROOT, "<line class=\"access-guide\" x1=\"%.1f\" y1=\"40\" x2=\"%.1f\" y2=\"142\"/>", a0, a0));
             s.append(String.format(Locale.ROOT, "<rect class=\"access\" x=\"%.1f\" y=\"130\" width=\"%.1f\" height=\"12\"/>", a0, Math.max(3, a1 - a0)));
             BigInteger offset = accStart.subtract(fbo);
             String dir = cx.access() == null ? "access" : cx.access();

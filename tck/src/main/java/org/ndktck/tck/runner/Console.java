@@ -126,6 +126,8 @@ public final class Console implements KitExecution.Progress {
     public synchronized void done() {
         if (mode == Mode.LINE) {
             clear();
+        } else if (mode == Mode.PLAIN && totalRules > 0) {
+            out.println();
         }
     }
 

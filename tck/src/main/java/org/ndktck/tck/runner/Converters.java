@@ -25,6 +25,18 @@ final class Converters {
         }
     }
 
+    /** A profile name: smoke, standard or deep, any case. */
+    static final class ProfileConverter implements CommandLine.ITypeConverter<org.ndktck.tck.harness.TckConfig.Profile> {
+        @Override
+        public org.ndktck.tck.harness.TckConfig.Profile convert(String value) {
+            try {
+                return org.ndktck.tck.harness.TckConfig.Profile.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a profile: use smoke, standard or deep");
+            }
+        }
+    }
+
     /**
      * @param text auto, line, plain or none
      * @return the console mode

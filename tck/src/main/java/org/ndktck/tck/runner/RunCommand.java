@@ -41,7 +41,7 @@ public final class RunCommand implements Callable<Integer> {
             description = "Rule IDs or globs, comma-separated (e.g. MR-FR-*,GEN-CB-1). Default: every rule.")
     List<String> rules;
 
-    @Option(names = "--profile", paramLabel = "PROFILE", defaultValue = "standard",
+    @Option(names = "--profile", paramLabel = "PROFILE", defaultValue = "standard", converter = Converters.ProfileConverter.class,
             description = "smoke (50 tries), standard (1000) or deep (10000 tries per property).")
     TckConfig.Profile profile;
 

@@ -55,7 +55,7 @@ public final class SelftestCommand implements Callable<Integer> {
     @Option(names = "--provider-jar", paramLabel = "PATH", description = "Jar or class directory with more providers; repeatable.")
     List<Path> providerJars = new ArrayList<>();
 
-    @Option(names = "--profile", defaultValue = "standard", description = "smoke, standard or deep.")
+    @Option(names = "--profile", paramLabel = "PROFILE", defaultValue = "standard", converter = Converters.ProfileConverter.class, description = "smoke, standard or deep.")
     TckConfig.Profile profile;
 
     @Option(names = "--tries", paramLabel = "N", description = "Tries per property, overriding the profile.")
