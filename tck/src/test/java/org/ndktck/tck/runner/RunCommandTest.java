@@ -207,4 +207,22 @@ class RunCommandTest {
         Cli.Result r = Cli.probeRun(tmp, "--tries", "5");
         assertThat(r.out()).contains("[  1/3 rules]").contains("[  3/3 rules]").contains("elapsed");
     }
+
+    @Test
+    void theHtmlReportOfARunHasEveryRuleAndDrawsTheCounterexample() throws IOException {
+        Cli.Result r = Cli.probeRun(tmp, "--tries", "10", "--seed", "11", "--set", "fail=MR-CREATE-2");
+        assertThat(r.code()).isEqualTo(1);
+        org.jsoup.nodes.Document doc = org.jsoup.Jsoup.parse(tmp.resolve("report.html").toFile(), "UTF-8");
+        List<String> ids = new ArrayList<>();
+        json(tmp).get("rules").forEach(n -> ids.add(n.get("id").asText()));
+        assertThat(doc.select("table#rules tr.rule td.id").eachText()).containsExactlyElementsOf(ids);
+        assertThat(doc.select("tr#rule-MR-CREATE-2").attr("data-verdict")).isEqualTo("FAIL");
+        assertThat(doc.select("tr#rule-GEN-CB-1").attr("data-verdict")).isEqualTo("PASS");
+        org.jsoup.nodes.Element svg = doc.selectFirst("article#cx-MR-CREATE-2 svg.region-drawing");
+        assertThat(svg).isNotNull();
+        assertThat(svg.select("rect.page")).hasSize(2);
+        assertThat(svg.select("rect.region, line.fbo, rect.access")).hasSize(3);
+        assertThat(svg.select("text").eachText()).contains("FBO 0x200", "Length 0x1000", "BaseVirtualAddress 0x7000200");
+        assertThat(doc.select("article#cx-MR-CREATE-2 code.replay").text()).contains("--rules MR-CREATE-2 --seed 11");
+    }
 }
