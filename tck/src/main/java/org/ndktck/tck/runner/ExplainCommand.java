@@ -53,9 +53,8 @@ public final class ExplainCommand implements Callable<Integer> {
                 }
                 return NdkTckCommand.OK;
             }
-            List<String> ids = catalog.rules().stream().map(Rule::id).toList();
             throw new UsageException("unknown rule '" + want + "'; closest rule IDs: "
-                    + String.join(", ", RulePatterns.closest(ids, want, 3)), "./ndk-tck rules lists every rule");
+                    + String.join(", ", catalog.closestIds(want, 3)), "./ndk-tck rules lists every rule");
         }
         Rule r = rule.get();
         List<String> props = KitDiscovery.byRule(KitDiscovery.discover(kitPackage, ExplainCommand.class.getClassLoader(), Map.of()))

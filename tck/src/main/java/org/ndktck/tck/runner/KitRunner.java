@@ -95,7 +95,7 @@ public final class KitRunner {
 
         RuleCatalog catalog = RuleCatalog.standard();
         List<String> ids = catalog.rules().stream().map(Rule::id).toList();
-        Set<String> patternSelected = RulePatterns.select(ids, o.rules());
+        Set<String> patternSelected = select(catalog, o.rules());
         Exclusions exclusions = o.exclusions() == null ? Exclusions.NONE : Exclusions.read(o.exclusions(), ids);
 
         try {
@@ -134,6 +134,23 @@ public final class KitRunner {
         List<PropertyInfo> planned = all.stream().filter(p -> p.ruleIds().stream().anyMatch(runRules::contains)).toList();
         return new Prepared(o, loader, provider, put, config, catalog, all, byRule, selected, excluded,
                 exclusions, runRules, planned, params, seed);
+    }
+
+    /**
+     * @param catalog  the catalog
+     * @param patterns {@code --rules} value, or null for every rule
+     * @return the selected IDs in catalog order
+     * @throws UsageException when an entry matches no rule (naming the closest IDs)
+     */
+    static Set<String> select(RuleCatalog catalog, String patterns) {
+        if (patterns == null) {
+            return new LinkedHashSet<>(catalog.rules().stream().map(Rule::id).toList());
+        }
+        try {
+            return new LinkedHashSet<>(catalog.matching(patterns).stream().map(Rule::id).toList());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage(), "./ndk-tck rules lists every rule ID; globs such as MR-FR-* work");
+        }
     }
 
     private static Map<String, String> parameters(Options o, long seed) {

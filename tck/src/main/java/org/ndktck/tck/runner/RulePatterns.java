@@ -12,8 +12,8 @@ import java.util.regex.Pattern;
 /**
  * Rule selection by ID or glob ({@code --rules MR-FR-*,GEN-CB-1}) and "did you mean" suggestions.
  * A pattern is a rule ID or a glob where {@code *} matches any run of characters and {@code ?} one
- * character; matching ignores case. Stands in for {@code RuleCatalog.matching} / {@code closestIds} until the
- * catalog offers them.
+ * character; matching ignores case, as {@link org.ndktck.spec.rules.RuleCatalog#matching} does for the
+ * catalog. Used for exclusion entries and for provider-name globs ({@code selftest --faults}).
  */
 public final class RulePatterns {
     private RulePatterns() {

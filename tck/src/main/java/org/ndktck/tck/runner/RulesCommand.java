@@ -36,8 +36,7 @@ public final class RulesCommand implements Callable<Integer> {
     @Override
     public Integer call() throws JsonProcessingException {
         RuleCatalog catalog = RuleCatalog.standard();
-        List<String> ids = catalog.rules().stream().map(Rule::id).toList();
-        Set<String> chosen = RulePatterns.select(ids, rules == null ? null : String.join(",", rules));
+        Set<String> chosen = KitRunner.select(catalog, rules == null ? null : String.join(",", rules));
         Map<String, List<PropertyInfo>> byRule = KitDiscovery.byRule(
                 KitDiscovery.discover(kitPackage, RulesCommand.class.getClassLoader(), Map.of()));
         List<Rule> list = catalog.rules().stream().filter(r -> chosen.contains(r.id())).toList();

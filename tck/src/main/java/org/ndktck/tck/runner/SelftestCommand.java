@@ -99,7 +99,7 @@ public final class SelftestCommand implements Callable<Integer> {
         RuleCatalog catalog = RuleCatalog.standard();
         List<String> ids = catalog.rules().stream().map(Rule::id).toList();
         if (with != null) {
-            RulePatterns.select(ids, String.join(",", with));
+            KitRunner.select(catalog, String.join(",", with));
         }
         long runSeed = seed != null ? seed : new SecureRandom().nextLong();
         long bound = Math.max(1000, Math.round(faultTimeoutSeconds * 1000 * timeoutFactor));
