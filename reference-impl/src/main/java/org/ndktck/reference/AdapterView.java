@@ -1,0 +1,36 @@
+package org.ndktck.reference;
+
+import org.ndktck.spec.NdkVersion;
+
+/**
+ * What a {@link RuleCheck} may know about the adapter a request was made on. Read-only; the model
+ * implements it.
+ */
+public interface AdapterView {
+    /** @return the adapter's validated settings */
+    ReferenceSettings settings();
+
+    /** @return PAGE_SIZE in bytes */
+    default int pageSize() {
+        return settings().pageSize();
+    }
+
+    /** @return the NDKPI version the adapter implements */
+    default NdkVersion ndkVersion() {
+        return settings().ndkVersion();
+    }
+
+    /** @return NDK_ADAPTER_INFO.AdapterFlags */
+    int adapterFlags();
+
+    /** @return true when every bit of {@code flag} is set in AdapterFlags */
+    default boolean hasAdapterFlag(int flag) {
+        return (adapterFlags() & flag) == flag;
+    }
+
+    /**
+     * @param logicalAddress an adapter logical address (unsigned)
+     * @return true when it is the start of a PAGE_SIZE page of a LAM of this adapter that has not been released
+     */
+    boolean isLiveLogicalPage(long logicalAddress);
+}

@@ -1,0 +1,640 @@
+package org.ndktck.reference;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+import org.ndktck.spec.CreateCompletion;
+import org.ndktck.spec.CreateResult;
+import org.ndktck.spec.HostMemory;
+import org.ndktck.spec.Mdl;
+import org.ndktck.spec.NdkAdapter;
+import org.ndktck.spec.NdkAdapterFlags;
+import org.ndktck.spec.NdkAdapterInfo;
+import org.ndktck.spec.NdkCq;
+import org.ndktck.spec.NdkLogicalAddressMapping;
+import org.ndktck.spec.NdkObject;
+import org.ndktck.spec.NdkObjectHeader;
+import org.ndktck.spec.NdkObjectType;
+import org.ndktck.spec.NdkPd;
+import org.ndktck.spec.NdkQp;
+import org.ndktck.spec.NdkVersion;
+import org.ndktck.spec.NtStatus;
+import org.ndktck.spec.RequestCompletion;
+
+/**
+ * The adapter of the reference model (see the package documentation): NdkQueryAdapterInfo, NdkCreatePd,
+ * NdkCreateCq, NdkBuildLam, NdkReleaseLam, loopback connection and NdkCloseAdapter, plus the services its
+ * objects share: the lock, the completion style, the token table, the logical address space, the queue of
+ * work requests and the pool threads that call completions.
+ */
+public final class ReferenceAdapter implements NdkAdapter, AdapterView {
+    /** MaxTransferLength reported in NDK_ADAPTER_INFO: 1 GiB. */
+    public static final long MAX_TRANSFER_LENGTH = 1L << 30;
+    /** MaxInitiatorRequestSge, MaxReceiveRequestSge and MaxReadRequestSge: 16. */
+    public static final int MAX_SGE = 16;
+    /** MaxInlineDataSize: 256 bytes. */
+    public static final int MAX_INLINE_DATA_SIZE = 256;
+    /** MaxReceiveQueueDepth and MaxInitiatorQueueDepth: 65536. */
+    public static final int MAX_QUEUE_DEPTH = 1 << 16;
+    /** MaxCqDepth: 2^20. */
+    public static final int MAX_CQ_DEPTH = 1 << 20;
+    /** MaxInboundReadLimit and MaxOutboundReadLimit: 16. */
+    public static final int MAX_READ_LIMIT = 16;
+    /** The first adapter logical address a LAM gets: 0x8000_0000_0000 (never equal to PFN × PAGE_SIZE of HostMemory). */
+    public static final long LOGICAL_ADDRESS_BASE = 0x8000_0000_0000L;
+
+    /** Daemon threads shared by every adapter: completions and the work-request worker. */
+    private static final ExecutorService POOL = newPool();
+    /** The adapters whose callbacks are running on the current thread (to spot NdkCloseAdapter from a callback). */
+    private static final ThreadLocal<List<ReferenceAdapter>> IN_CALLBACK = ThreadLocal.withInitial(ArrayList::new);
+
+    final ReentrantLock lock = new ReentrantLock();
+    private final Condition quiet = lock.newCondition();
+    final HostMemory memory;
+    private final ReferenceSettings settings;
+    final ReferencePolicy policy;
+    private final int adapterFlags;
+    private final NdkAdapterInfo info;
+    private final NdkObjectHeader header;
+    private final SplittableRandom random;
+    private final TokenAllocator tokenAllocator;
+
+    /** Token → Region, ReferencePd (privileged token) or ReferenceMr (token of an initialized fast-register MR). */
+    private final Map<Integer, Object> tokens = new HashMap<>();
+    /** Logical base → LAM. */
+    private final TreeMap<Long, LamMapping> lams = new TreeMap<>();
+    private long nextLogicalAddress = LOGICAL_ADDRESS_BASE;
+    private final Set<ReferenceObject> objects = new LinkedHashSet<>();
+    private int reservedObjects;
+    /** Scheduled callbacks and pending requests whose completion has not returned. */
+    private int inflight;
+    private boolean closed;
+    /** Work requests accepted and not yet processed, in post order. */
+    final ArrayDeque<WorkRequest> ready = new ArrayDeque<>();
+    private boolean workerScheduled;
+    private final AtomicInteger callbackFailures = new AtomicInteger();
+    private final AtomicLong workRequestsProcessed = new AtomicLong();
+
+    ReferenceAdapter(HostMemory memory, ReferenceSettings settings, ReferencePolicy policy) {
+        this.memory = Objects.requireNonNull(memory, "memory");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.policy = Objects.requireNonNull(policy, "policy");
+        int flags = NdkAdapterFlags.IN_ORDER_DMA_SUPPORTED | NdkAdapterFlags.LOOPBACK_CONNECTIONS_SUPPORTED;
+        if (settings.readSinkNotRequired()) {
+            flags |= NdkAdapterFlags.RDMA_READ_SINK_NOT_REQUIRED;
+        }
+        if (settings.ndkVersion().atLeast(NdkVersion.V1_2)) {
+            flags |= NdkAdapterFlags.RDMA_READ_LOCAL_INVALIDATE_SUPPORTED;
+        }
+        this.adapterFlags = flags;
+        this.info = new NdkAdapterInfo(settings.ndkVersion(), flags, settings.frmrPageCount(),
+                settings.maxRegistrationSize(), 0L, MAX_SGE, MAX_SGE, MAX_SGE, (int) MAX_TRANSFER_LENGTH,
+                MAX_INLINE_DATA_SIZE, MAX_READ_LIMIT, MAX_READ_LIMIT, MAX_QUEUE_DEPTH, MAX_QUEUE_DEPTH, MAX_CQ_DEPTH);
+        this.header = new NdkObjectHeader(settings.ndkVersion(), NdkObjectType.ADAPTER);
+        this.random = new SplittableRandom(settings.seed());
+        this.tokenAllocator = Objects.requireNonNull(
+                policy.get(Pieces.TOKEN_ALLOCATOR).newAllocator(settings.seed()), "token allocator");
+    }
+
+    private static ExecutorService newPool() {
+        AtomicInteger n = new AtomicInteger();
+        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 5, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+            Thread t = new Thread(r, "ndk-reference-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    // ------------------------------------------------------------------ AdapterView
+
+    @Override
+    public ReferenceSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public int pageSize() {
+        return settings.pageSize();
+    }
+
+    @Override
+    public int adapterFlags() {
+        return adapterFlags;
+    }
+
+    @Override
+    public boolean isLiveLogicalPage(long logicalAddress) {
+        if ((logicalAddress & (pageSize() - 1L)) != 0) {
+            return false;
+        }
+        LamMapping lam = lamAt(logicalAddress);
+        return lam != null && lam.contains(logicalAddress, 1);
+    }
+
+    // ------------------------------------------------------------------ NdkAdapter
+
+    @Override
+    public NdkObjectHeader header() {
+        return header;
+    }
+
+    @Override
+    public NdkAdapterInfo queryAdapterInfo() {
+        return info;
+    }
+
+    @Override
+    public CreateResult<NdkPd> createPd(CreateCompletion<NdkPd> completion, Object createContext) {
+        Objects.requireNonNull(completion, "completion");
+        lock.lock();
+        try {
+            if (closed) {
+                return CreateResult.failed(NtStatus.STATUS_INVALID_PARAMETER);
+            }
+            if (!choosePending()) {
+                return widen(create(null, () -> new ReferencePd(this)));
+            }
+            pendCreate(null, () -> new ReferencePd(this), completion, createContext);
+            return CreateResult.pending();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public CreateResult<NdkCq> createCq(int queueDepth, CreateCompletion<NdkCq> completion, Object createContext) {
+        Objects.requireNonNull(completion, "completion");
+        lock.lock();
+        try {
+            if (closed || queueDepth == 0 || Integer.compareUnsigned(queueDepth, MAX_CQ_DEPTH) > 0) {
+                return CreateResult.failed(NtStatus.STATUS_INVALID_PARAMETER);
+            }
+            if (!choosePending()) {
+                return widen(create(null, () -> new ReferenceCq(this, queueDepth)));
+            }
+            pendCreate(null, () -> new ReferenceCq(this, queueDepth), completion, createContext);
+            return CreateResult.pending();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public NtStatus buildLam(Mdl mdl, long length, RequestCompletion completion, Object requestContext,
+                             NdkLogicalAddressMapping lam) {
+        Objects.requireNonNull(mdl, "mdl");
+        Objects.requireNonNull(lam, "lam");
+        lock.lock();
+        try {
+            if (closed) {
+                return NtStatus.STATUS_INVALID_PARAMETER;
+            }
+            if (completion == null || !choosePending()) {
+                return doBuildLam(mdl, length, lam);
+            }
+            pendRequest(null, () -> doBuildLam(mdl, length, lam), completion, requestContext);
+            return NtStatus.STATUS_PENDING;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private NtStatus doBuildLam(Mdl mdl, long length, NdkLogicalAddressMapping lam) {
+        if (closed) {
+            return NtStatus.STATUS_CANCELLED;
+        }
+        MdlChainSummary chain = MdlChainSummary.walk(mdl, length, pageSize());
+        BuildLamRequest request = new BuildLamRequest(this, mdl, chain, length, lam.lamSize());
+        NtStatus status = policy.evaluate(Pieces.BUILD_LAM, request);
+        if (status.code() == NtStatus.STATUS_BUFFER_TOO_SMALL.code()) {
+            long needed = request.bytesNeeded();
+            if (Long.compareUnsigned(needed, 0xFFFF_FFFFL) <= 0) {
+                lam.setLamSize((int) needed);
+            }
+            return status;
+        }
+        if (!status.equals(NtStatus.STATUS_SUCCESS)) {
+            return status;
+        }
+        PageMap pages = PageMap.fromChain(mdl, length, chain.mdlCount(), pageSize());
+        if (pages == null || pages.frameCount() == 0) {
+            return pages == null ? NtStatus.STATUS_INSUFFICIENT_RESOURCES : NtStatus.STATUS_INVALID_PARAMETER;
+        }
+        long size = (long) pages.frameCount() * pageSize();
+        long span = size + pageSize();
+        if (Long.compareUnsigned(span, Unsigned.MAX - nextLogicalAddress) > 0
+                || Long.compareUnsigned(NdkLogicalAddressMapping.bytesFor(pages.frameCount()), 0xFFFF_FFFFL) > 0) {
+            return NtStatus.STATUS_INSUFFICIENT_RESOURCES;
+        }
+        long base = nextLogicalAddress;
+        nextLogicalAddress += span;
+        LamMapping mapping = new LamMapping(this, lam, base, pages);
+        lams.put(base, mapping);
+        long[] logical = new long[pages.frameCount()];
+        for (int i = 0; i < logical.length; i++) {
+            logical[i] = base + (long) i * pageSize();
+        }
+        lam.setPages(logical.length, logical);
+        lam.setFbo((int) (chain.virtualAddress() & (pageSize() - 1L)));
+        lam.setLamSize((int) NdkLogicalAddressMapping.bytesFor(logical.length));
+        lam.setAdapterContext(mapping);
+        return NtStatus.STATUS_SUCCESS;
+    }
+
+    @Override
+    public void releaseLam(NdkLogicalAddressMapping lam) {
+        Objects.requireNonNull(lam, "lam");
+        lock.lock();
+        try {
+            if (lam.adapterContext() instanceof LamMapping mapping && mapping.adapter == this
+                    && mapping.owner == lam && mapping.live) {
+                mapping.live = false;
+                lams.remove(mapping.base);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public NtStatus connectLoopback(NdkQp a, NdkQp b) {
+        Objects.requireNonNull(a, "a");
+        Objects.requireNonNull(b, "b");
+        ReferenceQp qa = resolve(a, ReferenceQp.class);
+        ReferenceQp qb = resolve(b, ReferenceQp.class);
+        lock.lock();
+        try {
+            if (closed || qa == null || qb == null || qa == qb || !qa.isOpen() || !qb.isOpen()
+                    || qa.state != QpState.UNCONNECTED || qb.state != QpState.UNCONNECTED) {
+                return NtStatus.STATUS_INVALID_PARAMETER;
+            }
+            qa.connect(qb);
+            qb.connect(qa);
+            // receives posted before the connection can now meet sends
+            return NtStatus.STATUS_SUCCESS;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * NdkCloseAdapter: closes every object the consumer left open (flushing QPs; no callback for an object
+     * whose close was never requested), then blocks until every completion of every object has returned.
+     * Called from inside one of this adapter's callbacks (a consumer error, CL-8) it does not wait for the
+     * callbacks running on its own thread.
+     */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (!closed) {
+                closed = true;
+                List<ReferenceObject> open = new ArrayList<>(objects);
+                for (ReferenceObject o : open) {
+                    if (o instanceof ReferenceQp || o instanceof ReferenceMr) {
+                        o.forceClose();
+                    }
+                }
+                for (ReferenceObject o : open) {
+                    o.forceClose();
+                }
+                for (LamMapping m : lams.values()) {
+                    m.live = false;
+                }
+                lams.clear();
+            }
+            long ownCallbacks = IN_CALLBACK.get().stream().filter(x -> x == this).count();
+            while (inflight > ownCallbacks) {
+                quiet.awaitUninterruptibly();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ services for the objects
+
+    /** @return true when the adapter was closed; under the lock */
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** @return true when this call should pend (completion style; mixed draws from the seeded PRNG); under the lock */
+    boolean choosePending() {
+        return switch (settings.completion()) {
+            case INLINE -> false;
+            case PENDING -> true;
+            case MIXED -> random.nextBoolean();
+        };
+    }
+
+    /**
+     * Finds this adapter's own object behind {@code o}, unwrapping {@link Unwrappable} wrappers. Call it
+     * without the lock: unwrapping runs the consumer's code.
+     *
+     * @return the object, or null when {@code o} is null, foreign or of another type
+     */
+    <T extends ReferenceObject> T resolve(Object o, Class<T> type) {
+        Object current = o;
+        for (int depth = 0; depth < 64 && current != null; depth++) {
+            if (type.isInstance(current)) {
+                T t = type.cast(current);
+                return t.adapter == this ? t : null;
+            }
+            if (current instanceof Unwrappable u) {
+                NdkObject inner;
+                try {
+                    inner = u.unwrap();
+                } catch (RuntimeException e) {
+                    return null;
+                }
+                current = inner;
+            } else {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** Under the lock: makes an object now, within the budget. */
+    <T extends ReferenceObject> CreateResult<T> create(ReferenceObject parent, Supplier<T> make) {
+        if (parent != null && !parent.isOpen()) {
+            return CreateResult.failed(NtStatus.STATUS_INVALID_PARAMETER);
+        }
+        if (reservedObjects >= settings.maxObjects()) {
+            return CreateResult.failed(NtStatus.STATUS_INSUFFICIENT_RESOURCES);
+        }
+        T object = make.get();
+        reservedObjects++;
+        objects.add(object);
+        for (ReferenceObject antecedent : object.antecedents()) {
+            antecedent.dependents++;
+        }
+        return CreateResult.success(object);
+    }
+
+    /** @return the same result typed as the SPI's interface */
+    @SuppressWarnings("unchecked")
+    static <U extends NdkObject> CreateResult<U> widen(CreateResult<? extends U> result) {
+        return (CreateResult<U>) result;
+    }
+
+    /** Under the lock: an object finished closing. */
+    void objectClosed(ReferenceObject o) {
+        if (objects.remove(o)) {
+            reservedObjects--;
+        }
+    }
+
+    /** Under the lock: a create that returned PENDING; makes the object on a pool thread, then calls back. */
+    @SuppressWarnings("unchecked")
+    <T extends ReferenceObject, U extends NdkObject> void pendCreate(ReferenceObject parent, Supplier<T> make,
+                                                                    CreateCompletion<U> completion, Object context) {
+        if (parent != null) {
+            parent.outstanding++;
+        }
+        inflight++;
+        POOL.execute(() -> {
+            CreateResult<T> result = null;
+            try {
+                lock.lock();
+                try {
+                    result = closed ? CreateResult.failed(NtStatus.STATUS_CANCELLED) : create(parent, make);
+                } finally {
+                    lock.unlock();
+                }
+                CreateResult<T> r = result;
+                runCallback(() -> completion.complete(context, r.status(), (U) r.object()));
+            } finally {
+                lock.lock();
+                try {
+                    if (parent != null) {
+                        parent.outstanding--;
+                        parent.closeIfReady();
+                    }
+                    inflight--;
+                    quiet.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        });
+    }
+
+    /**
+     * Under the lock: a request that returned PENDING. {@code work} runs under the lock on a pool thread and
+     * gives the final status; then the completion is called without the lock; then {@code owner} (if any) may
+     * finish a close that waited for it. If a (faulty) piece throws inside {@code work}, the completion is not
+     * called but the bookkeeping still ends.
+     */
+    void pendRequest(ReferenceObject owner, Supplier<NtStatus> work, RequestCompletion completion, Object context) {
+        if (owner != null) {
+            owner.outstanding++;
+        }
+        inflight++;
+        POOL.execute(() -> {
+            try {
+                NtStatus status;
+                lock.lock();
+                try {
+                    status = work.get();
+                } finally {
+                    lock.unlock();
+                }
+                runCallback(() -> completion.complete(context, status));
+            } finally {
+                lock.lock();
+                try {
+                    if (owner != null) {
+                        owner.outstanding--;
+                        owner.closeIfReady();
+                    }
+                    inflight--;
+                    quiet.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        });
+    }
+
+    /** Under the lock: calls {@code callback} on a pool thread without the lock, then runs {@code after} under it. */
+    void schedule(Runnable callback, Runnable after) {
+        inflight++;
+        POOL.execute(() -> {
+            try {
+                runCallback(callback);
+            } finally {
+                lock.lock();
+                try {
+                    after.run();
+                } finally {
+                    inflight--;
+                    quiet.signalAll();
+                    lock.unlock();
+                }
+            }
+        });
+    }
+
+    private void runCallback(Runnable callback) {
+        List<ReferenceAdapter> active = IN_CALLBACK.get();
+        active.add(this);
+        try {
+            callback.run();
+        } catch (RuntimeException | Error e) {
+            callbackFailures.incrementAndGet();
+        } finally {
+            active.remove(active.size() - 1);
+        }
+    }
+
+    /** @return how many consumer callbacks threw (the provider survives them) */
+    public int callbackFailures() {
+        return callbackFailures.get();
+    }
+
+    /** @return work requests processed (completed with any status) since the adapter opened */
+    public long workRequestsProcessed() {
+        return workRequestsProcessed.get();
+    }
+
+    // ------------------------------------------------------------------ tokens
+
+    /** Under the lock: a fresh token from the {@code token-allocator} piece. */
+    int allocateToken(TokenPurpose purpose, int previous) {
+        return tokenAllocator.allocate(new TokenRequest(purpose, previous, tokens::containsKey));
+    }
+
+    /** Under the lock. */
+    void putToken(int token, Object holder) {
+        tokens.put(token, holder);
+    }
+
+    /** Under the lock: removes the token only while it still names {@code holder}. */
+    void removeToken(int token, Object holder) {
+        tokens.remove(token, holder);
+    }
+
+    /** Under the lock: what the token names (Region, ReferencePd, ReferenceMr) or null. O(1). */
+    Object tokenHolder(int token) {
+        return tokens.get(token);
+    }
+
+    /** @return the number of tokens in the table (live registrations, reservations, privileged tokens) */
+    int tokenCount() {
+        lock.lock();
+        try {
+            return tokens.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Under the lock: retires a registration's token if the {@code token-retirement} piece says the event
+     * does; a registration still pending (a fast registration not yet processed) always dies.
+     *
+     * @return true when the registration no longer grants access
+     */
+    boolean retire(Region region, RetireEvent event) {
+        if (region.state == Region.State.DEAD) {
+            return true;
+        }
+        if (region.state == Region.State.PENDING || policy.get(Pieces.TOKEN_RETIREMENT).retires(event)) {
+            region.state = Region.State.DEAD;
+            removeToken(region.token(), region);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Under the lock: a live registration of {@code pd} holding [address, address + length), found by address
+     * (for INLINE requests, whose token is ignored). Linear in the number of tokens; used only for INLINE.
+     */
+    Span findRegion(ReferencePd pd, long address, long length) {
+        RegionBounds bounds = policy.get(Pieces.BOUNDS);
+        for (Object holder : tokens.values()) {
+            if (holder instanceof Region r && r.live() && r.pd == pd && bounds.permits(r, address, length)) {
+                return new Span(r.pages, r.position(address), length);
+            }
+        }
+        return null;
+    }
+
+    // ------------------------------------------------------------------ logical addresses
+
+    /** Under the lock: the live LAM whose run starts at or below {@code address}, or null. */
+    LamMapping lamAt(long address) {
+        Map.Entry<Long, LamMapping> e = Long.compareUnsigned(address, LOGICAL_ADDRESS_BASE) < 0 ? null
+                : lams.floorEntry(address);
+        return e == null ? null : e.getValue();
+    }
+
+    /** Under the lock: the live LAM holding all of [address, address + length), or null. */
+    LamMapping lamHolding(long address, long length) {
+        LamMapping lam = lamAt(address);
+        return lam != null && lam.contains(address, length) ? lam : null;
+    }
+
+    // ------------------------------------------------------------------ work requests
+
+    /** Under the lock: queues accepted requests and gets them processed (inline or on the worker). */
+    void submit(Collection<WorkRequest> requests) {
+        ready.addAll(requests);
+        if (ready.isEmpty()) {
+            return;
+        }
+        if (choosePending()) {
+            if (!workerScheduled) {
+                workerScheduled = true;
+                POOL.execute(() -> {
+                    lock.lock();
+                    try {
+                        workerScheduled = false;
+                        drain();
+                    } finally {
+                        lock.unlock();
+                    }
+                });
+            }
+        } else {
+            drain();
+        }
+    }
+
+    /** Under the lock: processes every queued request in post order. */
+    private void drain() {
+        WorkRequest wr;
+        while ((wr = ready.poll()) != null) {
+            if (!wr.done) {
+                DataPath.process(this, wr);
+                workRequestsProcessed.incrementAndGet();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ReferenceAdapter{" + settings.asMap() + ", " + policy + "}";
+    }
+}

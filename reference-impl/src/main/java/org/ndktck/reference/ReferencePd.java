@@ -1,0 +1,106 @@
+package org.ndktck.reference;
+
+import java.util.List;
+import java.util.Objects;
+
+import org.ndktck.spec.CloseCompletion;
+import org.ndktck.spec.CreateCompletion;
+import org.ndktck.spec.CreateResult;
+import org.ndktck.spec.NdkCq;
+import org.ndktck.spec.NdkMr;
+import org.ndktck.spec.NdkObjectType;
+import org.ndktck.spec.NdkPd;
+import org.ndktck.spec.NdkQp;
+import org.ndktck.spec.NtStatus;
+
+/**
+ * A PD of the model: creates MRs and QPs, owns a privileged token (PRIV-1, PRIV-2), and closes only after
+ * its MRs and QPs (CL-6).
+ */
+final class ReferencePd extends ReferenceObject implements NdkPd {
+    private final int privilegedToken;
+
+    /** Under the adapter's lock. */
+    ReferencePd(ReferenceAdapter adapter) {
+        super(adapter, NdkObjectType.PD);
+        this.privilegedToken = adapter.allocateToken(TokenPurpose.PRIVILEGED, 0);
+        adapter.putToken(privilegedToken, this);
+    }
+
+    @Override
+    List<ReferenceObject> antecedents() {
+        return List.of();
+    }
+
+    @Override
+    void onClosed() {
+        adapter.removeToken(privilegedToken, this);
+    }
+
+    @Override
+    public CreateResult<NdkMr> createMr(boolean fastRegister, CreateCompletion<NdkMr> completion,
+                                        Object createContext) {
+        Objects.requireNonNull(completion, "completion");
+        adapter.lock.lock();
+        try {
+            if (adapter.isClosed() || !isOpen()) {
+                return CreateResult.failed(NtStatus.STATUS_INVALID_PARAMETER);
+            }
+            if (!adapter.choosePending()) {
+                return ReferenceAdapter.widen(adapter.create(this, () -> new ReferenceMr(this, fastRegister)));
+            }
+            adapter.pendCreate(this, () -> new ReferenceMr(this, fastRegister), completion, createContext);
+            return CreateResult.pending();
+        } finally {
+            adapter.lock.unlock();
+        }
+    }
+
+    @Override
+    public CreateResult<NdkQp> createQp(NdkCq receiveCq, NdkCq initiatorCq, Object qpContext, int receiveQueueDepth,
+                                        int initiatorQueueDepth, int maxReceiveRequestSge,
+                                        int maxInitiatorRequestSge, int inlineDataSize,
+                                        CreateCompletion<NdkQp> completion, Object createContext) {
+        Objects.requireNonNull(receiveCq, "receiveCq");
+        Objects.requireNonNull(initiatorCq, "initiatorCq");
+        Objects.requireNonNull(completion, "completion");
+        ReferenceCq rcq = adapter.resolve(receiveCq, ReferenceCq.class);
+        ReferenceCq icq = adapter.resolve(initiatorCq, ReferenceCq.class);
+        adapter.lock.lock();
+        try {
+            boolean limits = Integer.compareUnsigned(receiveQueueDepth, ReferenceAdapter.MAX_QUEUE_DEPTH) <= 0
+                    && Integer.compareUnsigned(initiatorQueueDepth, ReferenceAdapter.MAX_QUEUE_DEPTH) <= 0
+                    && Integer.compareUnsigned(maxReceiveRequestSge, ReferenceAdapter.MAX_SGE) <= 0
+                    && Integer.compareUnsigned(maxInitiatorRequestSge, ReferenceAdapter.MAX_SGE) <= 0
+                    && Integer.compareUnsigned(inlineDataSize, ReferenceAdapter.MAX_INLINE_DATA_SIZE) <= 0;
+            if (adapter.isClosed() || !isOpen() || rcq == null || icq == null || !rcq.isOpen() || !icq.isOpen()
+                    || !limits) {
+                return CreateResult.failed(NtStatus.STATUS_INVALID_PARAMETER);
+            }
+            ReferenceQp.Limits l = new ReferenceQp.Limits(receiveQueueDepth, initiatorQueueDepth,
+                    maxReceiveRequestSge, maxInitiatorRequestSge, inlineDataSize);
+            if (!adapter.choosePending()) {
+                return ReferenceAdapter.widen(adapter.create(this, () -> new ReferenceQp(this, rcq, icq, qpContext, l)));
+            }
+            adapter.pendCreate(this, () -> new ReferenceQp(this, rcq, icq, qpContext, l), completion, createContext);
+            return CreateResult.pending();
+        } finally {
+            adapter.lock.unlock();
+        }
+    }
+
+    @Override
+    public int getPrivilegedMemoryRegionToken() {
+        return privilegedToken;
+    }
+
+    @Override
+    public NtStatus close(CloseCompletion completion, Object closeContext) {
+        return closeObject(completion, closeContext);
+    }
+
+    @Override
+    public String toString() {
+        return String.format("ReferencePd{privilegedToken=0x%08X, %s}", privilegedToken, life);
+    }
+}
