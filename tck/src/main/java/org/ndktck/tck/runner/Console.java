@@ -165,7 +165,8 @@ public final class Console implements KitExecution.Progress {
      */
     public static void results(PrintStream out, RunReport r, Path reportDir, boolean quiet) {
         List<RunReport.RuleReport> rows = r.rules().stream()
-                .filter(x -> quiet ? isFinding(x) : x.selected() || isFinding(x)).toList();
+                .filter(x -> quiet ? isFinding(x) : (x.selected() && !x.verdict().equals("NOT_TESTABLE")) || isFinding(x)).toList();
+        long hidden = quiet ? 0 : r.rules().stream().filter(x -> x.selected() && x.verdict().equals("NOT_TESTABLE")).count();
         if (!rows.isEmpty()) {
             int w = Math.max(4, rows.stream().mapToInt(x -> x.id().length()).max().orElse(4));
             out.printf(Locale.ROOT, "%-" + w + "s  %-11s  %-14s  %8s  %8s  %s%n", "RULE", "STRENGTH", "VERDICT", "TRIES", "TIME", "NOTE");
@@ -176,6 +177,10 @@ public final class Console implements KitExecution.Progress {
                 }
                 out.printf(Locale.ROOT, "%-" + w + "s  %-11s  %-14s  %8d  %7.2fs  %s%n", x.id(), x.strength().replace('_', ' '),
                         x.verdict(), x.tries(), x.durationMillis() / 1000.0, note);
+            }
+            if (hidden > 0) {
+                out.println("(" + hidden + " NOT_TESTABLE rules not shown: consumer obligations the kit honours, informational, "
+                        + "or not observable from outside; report.html lists them)");
             }
             out.println();
         }
