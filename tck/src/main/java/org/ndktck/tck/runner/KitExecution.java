@@ -152,7 +152,7 @@ public final class KitExecution {
                         listener.outcomes.put(cur.info.uniqueId(), o);
                         r.progress().finished(o);
                         notes.add(cur.info.propertyId() + " abandoned after " + r.propertyTimeoutMillis()
-                                + " ms; the remaining properties ran on a fresh launcher");
+                                + " ms; the rest of the run went on on a fresh launcher");
                         thread.interrupt();
                         restart = true;
                         break;

@@ -336,17 +336,70 @@ public final class KitRunner {
         public RunReport execute(KitExecution.Progress progress, long deadlineMillis, boolean fullReports) {
             Instant startedAt = Instant.now();
             long start = System.nanoTime();
-            KitExecution.Result result = null;
             List<String> notes = new ArrayList<>();
+            // if the JVM is stopped (Ctrl-C) before the run ends, a shutdown hook writes what finished so far
+            List<PropertyOutcome> finished = java.util.Collections.synchronizedList(new ArrayList<>());
+            java.util.concurrent.atomic.AtomicBoolean written = new java.util.concurrent.atomic.AtomicBoolean();
+            KitExecution.Progress tracking = new KitExecution.Progress() {
+                @Override
+                public void started(PropertyInfo property) {
+                    progress.started(property);
+                }
+
+                @Override
+                public void finished(PropertyOutcome outcome) {
+                    finished.add(outcome);
+                    progress.finished(outcome);
+                }
+
+                @Override
+                public void tick() {
+                    progress.tick();
+                }
+            };
+            Thread hook = new Thread(() -> {
+                if (written.compareAndSet(false, true)) {
+                    List<PropertyOutcome> soFar;
+                    synchronized (finished) {
+                        soFar = new ArrayList<>(finished);
+                    }
+                    KitExecution.Result partial = new KitExecution.Result(soFar, org.ndktck.tck.RunLedger.advisories(),
+                            List.of("the run was interrupted; the verdicts cover the properties that finished"), false,
+                            (System.nanoTime() - start) / 1_000_000);
+                    try {
+                        ReportWriter.write(report(partial, List.of(), startedAt, partial.wallMillis()), options.reportDir(), fullReports);
+                    } catch (IOException | RuntimeException e) {
+                        System.err.println("ndk-tck: could not write the partial report: " + e.getMessage());
+                    }
+                }
+            }, "ndk-tck-report-on-exit");
+            boolean hooked = false;
+            try {
+                Runtime.getRuntime().addShutdownHook(hook);
+                hooked = true;
+            } catch (IllegalStateException | SecurityException e) {
+                // the JVM is already shutting down: no hook
+            }
+            KitExecution.Result result = null;
             try {
                 result = KitExecution.run(new KitExecution.Request(options.kitPackage(), loader, params, runRules, planned,
                         propertyTimeoutMillis(), deadlineMillis, fullReports ? options.reportDir().resolve("junit-platform") : null,
-                        progress));
+                        tracking));
             } catch (Throwable e) {
                 // whatever happened, the report below is still written, with every rule and a note on the breakdown
                 notes.add("the run broke down: " + Failures.describe(e));
             }
             RunReport report = report(result, notes, startedAt, (System.nanoTime() - start) / 1_000_000);
+            if (!written.compareAndSet(false, true)) {
+                return report;
+            }
+            if (hooked) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException e) {
+                    // shutting down
+                }
+            }
             try {
                 ReportWriter.write(report, options.reportDir(), fullReports);
             } catch (IOException | RuntimeException e) {
