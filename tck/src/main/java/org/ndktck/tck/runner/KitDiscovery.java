@@ -37,6 +37,23 @@ public final class KitDiscovery {
      * @return every property, in discovery order
      */
     public static List<PropertyInfo> discover(String kitPackage, ClassLoader loader, Map<String, String> parameters) {
+        synchronized (CACHE) {
+            List<PropertyInfo> hit = CACHE.computeIfAbsent(loader, k -> new java.util.HashMap<>()).get(kitPackage);
+            if (hit != null) {
+                return hit;
+            }
+        }
+        List<PropertyInfo> found = List.copyOf(discoverNow(kitPackage, loader, parameters));
+        synchronized (CACHE) {
+            CACHE.get(loader).put(kitPackage, found);
+        }
+        return found;
+    }
+
+    /** Discoveries by class loader and package: a selftest prepares one run per fault with the same loader. */
+    private static final Map<ClassLoader, Map<String, List<PropertyInfo>>> CACHE = new java.util.WeakHashMap<>();
+
+    private static List<PropertyInfo> discoverNow(String kitPackage, ClassLoader loader, Map<String, String> parameters) {
         Thread t = Thread.currentThread();
         ClassLoader before = t.getContextClassLoader();
         t.setContextClassLoader(loader);
