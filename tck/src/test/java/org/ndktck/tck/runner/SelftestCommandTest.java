@@ -32,18 +32,21 @@ class SelftestCommandTest {
 
     @Test
     void everyFaultCaughtAndEveryLegalProviderPassingExitsZero() throws IOException {
-        Cli.Result r = selftest("fault:MR-CREATE-2/probe,fault:GEN-CB-2/probe-crash,legal:probe");
+        Cli.Result r = selftest("fault:MR-CREATE-2/probe,fault:GEN-CB-2/probe-crash,fault:GEN-TIME-1/probe-in-passing,legal:probe");
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("FAULT").contains("CAUGHT").contains("TIME TO CATCH")
                 .containsPattern("fault:MR-CREATE-2/probe\\s+MR-CREATE-2\\s+yes\\s+[0-9.]+ s\\s+MR-CREATE-2")
-                .contains("Faults: 2 of 2 caught").contains("legal providers: 1 of 1 passed");
+                .contains("Faults: 3 of 3 caught").contains("legal providers: 1 of 1 passed");
         Map<String, JsonNode> f = rows("faults");
         assertThat(f.get("fault:MR-CREATE-2/probe").get("caught").asBoolean()).isTrue();
         assertThat(f.get("fault:MR-CREATE-2/probe").get("timeToCatchMillis").isNumber()).isTrue();
         assertThat(f.get("fault:GEN-CB-2/probe-crash").get("failedRules").toString()).contains("GEN-CB-2");
         assertThat(rows("legal").get("legal:probe").get("passed").asBoolean()).isTrue();
         JsonNode doc = new ObjectMapper().readTree(tmp.resolve("selftest.json").toFile());
-        assertThat(doc.get("caught").asInt()).isEqualTo(2);
+        assertThat(doc.get("caught").asInt()).isEqualTo(3);
+        assertThat(f.get("fault:GEN-TIME-1/probe-in-passing").get("caught").asBoolean())
+                .as("a rule without a property of its own is caught in passing by the other rules' properties").isTrue();
+        assertThat(f.get("fault:GEN-TIME-1/probe-in-passing").get("failedRules").toString()).contains("MR-CREATE-2", "GEN-TIME-1");
         assertThat(doc.get("medianCatchMillis").isNumber()).isTrue();
         assertThat(tmp.resolve("selftest/fault_MR-CREATE-2_probe/report.json")).exists();
     }

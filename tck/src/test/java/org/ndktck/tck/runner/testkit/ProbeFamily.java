@@ -17,6 +17,7 @@ public class ProbeFamily implements NdkProviderSource {
                 new ProbeProvider("fault:GEN-CB-1/probe-uncaught", Map.of()),
                 new ProbeProvider("fault:GEN-CB-1/probe-hang", Map.of("hang", "GEN-CB-1")),
                 new ProbeProvider("fault:NO-SUCH-RULE/probe", Map.of()),
+                new ProbeProvider("fault:GEN-TIME-1/probe-in-passing", Map.of("violate", "MR-CREATE-2>GEN-TIME-1")),
                 new ProbeProvider("legal:probe", Map.of()),
                 new ProbeProvider("legal:GEN-CB-2/probe-bad", Map.of("fail", "GEN-CB-2")));
     }
