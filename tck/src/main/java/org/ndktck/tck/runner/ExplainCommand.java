@@ -19,7 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code ndk-tck explain ID}: one rule whole, with its ambiguity entries and the kit's properties for it. */
-@Command(name = "explain", description = {"Prints one rule of the catalog whole, with its ambiguity notes and the kit's properties for it.", ""},
+@Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = NdkTckCommand.Version.class, description = {"Prints one rule of the catalog whole, with its ambiguity notes and the kit's properties for it.", ""},
         footer = {"", "An unknown ID exits 2 and names the closest IDs."})
 public final class ExplainCommand implements Callable<Integer> {
     @ParentCommand

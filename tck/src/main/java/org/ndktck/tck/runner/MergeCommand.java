@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code ndk-tck merge DIR...}: combines the reports of shards into one. */
-@Command(name = "merge", sortOptions = false,
+@Command(name = "merge", mixinStandardHelpOptions = true, versionProvider = NdkTckCommand.Version.class, sortOptions = false,
         description = {"Combines the report.json of the shards of one run (--shard I/N, same provider, settings and seed) "
                 + "into one report (JSON, HTML, JUnit XML) with the verdicts of the unsharded run.", ""},
         footer = {"", "Example (CI matrix):", "  ./ndk-tck run --profile deep --seed 7 --shard 1/2 --report-dir r1",

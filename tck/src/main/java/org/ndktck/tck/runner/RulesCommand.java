@@ -17,7 +17,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** {@code ndk-tck rules}: lists the rule catalog, with the kit's properties for each rule. */
-@Command(name = "rules", sortOptions = false,
+@Command(name = "rules", mixinStandardHelpOptions = true, versionProvider = NdkTckCommand.Version.class, sortOptions = false,
         description = {"Lists the rule catalog: ID, strength, how the kit checks it, the kit's properties for it, and the title.",
                 "With --json: {\"kitVersion\", \"rules\": [every field of each rule + \"properties\"], \"ambiguities\": [...]}.", ""})
 public final class RulesCommand implements Callable<Integer> {

@@ -2,6 +2,7 @@ package org.ndktck.tck.runner;
 
 import org.ndktck.tck.harness.TckConfig;
 import org.ndktck.tck.report.RunReport;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -15,12 +16,12 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code ndk-tck run}: runs the kit against one provider and writes the reports. */
-@Command(name = "run", sortOptions = false, showDefaultValues = true,
+@Command(name = "run", mixinStandardHelpOptions = true, versionProvider = NdkTckCommand.Version.class, sortOptions = false, showDefaultValues = true,
         description = {"Runs the kit's properties against a provider, prints a table of rules and verdicts, and writes "
                 + "report.json, report.html and JUnit XML into the report directory.", ""},
         footer = {"", "Exit codes: 0 no rule failed, 1 a rule failed (or ADVISORY with --strict), 2 usage or setup error.",
                 "Examples:", "  ./ndk-tck run", "  ./ndk-tck run --set completion=pending --rules 'MR-FR-*' --seed 42",
-                "  ./ndk-tck run --provider com.example.MyProvider --provider-jar my-provider.jar --profile deep"})
+                "  ./ndk-tck run --provider my-provider --provider-jar my-provider.jar --profile deep"})
 public final class RunCommand implements Callable<Integer> {
     @ParentCommand
     NdkTckCommand parent;
@@ -29,11 +30,11 @@ public final class RunCommand implements Callable<Integer> {
             description = "Provider short name (ServiceLoader) or class implementing org.ndktck.spec.NdkProvider.")
     String provider;
 
-    @Option(names = "--provider-jar", paramLabel = "PATH",
+    @Option(names = "--provider-jar", paramLabel = "PATH", showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Jar (or class directory) of the provider and its dependencies; repeatable.")
     List<Path> providerJars = new ArrayList<>();
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE",
+    @Option(names = "--set", paramLabel = "KEY=VALUE", showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Provider setting, handed to the provider; repeatable (e.g. completion=pending).")
     Map<String, String> settings = new LinkedHashMap<>();
 

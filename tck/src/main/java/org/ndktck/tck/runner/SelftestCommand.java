@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  * {@code --full}), each within a time bound, and against every provider named {@code legal:...}, which must
  * pass; prints a matrix and writes {@code selftest.json}.
  */
-@Command(name = "selftest", sortOptions = false,
+@Command(name = "selftest", mixinStandardHelpOptions = true, versionProvider = NdkTckCommand.Version.class, sortOptions = false,
         description = {"Runs the kit against every fault:* provider (each breaks one rule, named before the '/') and every "
                 + "legal:* provider, prints a matrix (fault, rule, caught, rules that failed, time to catch) and writes "
                 + "selftest.json into the report directory.", ""},
