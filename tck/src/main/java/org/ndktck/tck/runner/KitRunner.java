@@ -13,7 +13,6 @@ import org.ndktck.tck.report.Summaries;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -87,7 +86,7 @@ public final class KitRunner {
     public static Prepared prepare(Options o) {
         ClassLoader loader = ProviderLoader.classLoader(o.providerJars());
         NdkProvider provider = ProviderLoader.find(o.provider(), loader);
-        long seed = o.seed() != null ? o.seed() : new SecureRandom().nextLong();
+        long seed = o.seed() != null ? o.seed() : TckConfig.randomSeed();
         o.settings().keySet().forEach(SettingKeys::register);
         TckConfig config = new TckConfig(o.provider(), new TreeMap<>(o.settings()), seed, o.seed() != null, o.profile(),
                 Optional.ofNullable(o.tries()), o.timeoutFactor());
@@ -163,6 +162,7 @@ public final class KitRunner {
             p.put(TckConfig.TRIES, Integer.toString(o.tries()));
         }
         p.put(TckConfig.TIMEOUT_FACTOR, Double.toString(o.timeoutFactor()));
+        p.put(org.ndktck.tck.harness.ConfigCapture.PRINT_SEED, "false");
         p.put("jqwik.reporting.onlyfailures", "true");
         p.put("jqwik.reporting.usejunitplatform", "true");
         p.put("jqwik.database", o.reportDir().resolve("jqwik-database").toString());
@@ -419,8 +419,11 @@ public final class KitRunner {
                 notes.addAll(result.notes());
             }
             notes.addAll(extraNotes);
+            ProviderLoader.AdapterInfoResult info = adapterInfo();
             List<RunReport.RuleReport> rules = Verdicts.compute(catalog, selected, excluded, byRule, outcomes,
-                    result == null ? List.of() : result.advisories(), this::replay);
+                    result == null ? List.of() : result.advisories(), this::replay,
+                    rule -> info.info() == null ? Optional.empty()
+                            : org.ndktck.tck.harness.Capabilities.missing(rule.requires(), info.info()));
             long tries = outcomes.stream().mapToLong(PropertyOutcome::tries).sum();
             long propMillis = outcomes.stream().mapToLong(PropertyOutcome::durationMillis).sum();
             List<RunReport.PropertyReport> props = outcomes.stream().map(o -> new RunReport.PropertyReport(
