@@ -266,8 +266,7 @@ public final class KitRunner {
             l.add("kit          ndk-tck " + KitVersion.get() + ", catalog of " + catalog.rules().size() + " rules, "
                     + all.size() + " properties" + (options.kitPackage().equals(KitDiscovery.KIT_PACKAGE) ? ""
                     : " in " + options.kitPackage()));
-            l.add("provider     " + options.provider() + " (" + provider.getClass().getName() + ")"
-                    + (provider.description().equals(provider.name()) ? "" : ": " + provider.description()));
+            l.add("provider     " + providerLine());
             if (!options.providerJars().isEmpty()) {
                 l.add("jars         " + options.providerJars().stream().map(Path::toString).collect(Collectors.joining(", ")));
             }
@@ -286,7 +285,8 @@ public final class KitRunner {
             String sel = selected.size() + " of " + catalog.rules().size() + " rules selected"
                     + (options.rules() == null ? "" : " by --rules " + options.rules())
                     + (options.shard() == null ? "" : " in shard " + options.shard())
-                    + "; " + runRules.size() + " with properties to run (" + planned.size() + " properties)";
+                    + "; " + runRules.size() + " with properties to run (" + planned.size() + " "
+                    + Console.plural(planned.size(), "property", "properties") + ")";
             l.add("rules        " + sel);
             for (Exclusions.Entry e : exclusions.expired(options.today())) {
                 l.add("exclusion    EXPIRED on " + e.expires() + ", ignored: " + e.pattern() + " (" + e.reason() + ")");
@@ -294,6 +294,21 @@ public final class KitRunner {
             excluded.forEach((id, e) -> l.add("exclusion    " + id + " excluded until " + e.expires() + ": " + e.reason()));
             l.add("report dir   " + options.reportDir());
             return l;
+        }
+
+        /**
+         * @return the provider's name and what it is: for a fault or legal provider of the catalogue its
+         *     description (they are variants of the reference provider, whose class says nothing), else its class
+         *     and description
+         */
+        String providerLine() {
+            String name = options.provider();
+            boolean variant = provider.name().startsWith("fault:") || provider.name().startsWith("legal:");
+            boolean described = !provider.description().equals(provider.name());
+            if (variant) {
+                return name + (described ? ": " + provider.description() : "");
+            }
+            return name + " (" + provider.getClass().getName() + ")" + (described ? ": " + provider.description() : "");
         }
 
         private Map<String, String> effectiveSettings() {

@@ -165,7 +165,9 @@ public final class Verdicts {
             message = skipped.isEmpty() ? null : String.join("\n", skipped);
         } else if (!own.isEmpty() && own.stream().allMatch(PropertyOutcome::notApplicable)) {
             verdict = Verdict.NOT_APPLICABLE;
+            // the skip reason is "NOT_APPLICABLE: ID: why"; the report row names the rule already
             message = own.stream().map(o -> o.message().substring(KitLifecycle.NOT_APPLICABLE.length()))
+                    .map(m -> m.startsWith(id + ": ") ? m.substring(id.length() + 2) : m)
                     .distinct().reduce((a, b) -> a + "\n" + b).orElse("");
         } else if (rule != null && !rule.requires().isEmpty() && gate(notApplicable, rule).isPresent()) {
             verdict = Verdict.NOT_APPLICABLE;
