@@ -85,7 +85,8 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
      * @param jars             the {@code --provider-jar} entries
      * @param settings         every setting in effect, defaults included
      * @param settingsGiven    the {@code --set} pairs as given
-     * @param adapterInfo      NDK_ADAPTER_INFO: version as "1.2", flags as numbers and {@code adapterFlagsHex}
+     * @param adapterInfo      NDK_ADAPTER_INFO: version as "1.2", flags as numbers and {@code adapterFlagsHex}, and
+     *                         {@code pageSize}, the adapter's PAGE_SIZE in bytes (the drawings of report.html use it)
      * @param adapterInfoError why the adapter info could not be read, or null
      */
     @JsonIgnoreProperties(ignoreUnknown = true)

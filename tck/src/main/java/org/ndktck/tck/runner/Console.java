@@ -181,7 +181,7 @@ public final class Console implements KitExecution.Progress {
             out.println(head + "NOTE");
             int noteWidth = Math.max(40, TABLE_WIDTH - head.length());
             for (RunReport.RuleReport x : rows) {
-                String note = x.verdict().equals("PASS") ? "" : firstLine(x.message());
+                String note = x.verdict().equals("PASS") ? "" : withoutRulePrefix(x.id(), firstLine(x.message()));
                 List<String> parts = wrap(note, noteWidth, 3);
                 out.printf(Locale.ROOT, "%-" + w + "s  %-11s  %-14s  %8d  %7.2fs  %s%n", x.id(), x.strength().replace('_', ' '),
                         x.verdict(), x.tries(), x.durationMillis() / 1000.0, parts.isEmpty() ? "" : parts.get(0));
@@ -199,8 +199,9 @@ public final class Console implements KitExecution.Progress {
                         + "obligations the kit honours, informational, or not observable from outside; see report.html or --verbose)");
             }
             if (untested > 0) {
-                out.println("(" + untested + " UNTESTED " + plural(untested, "rule", "rules") + " not shown"
-                        + (notSelected > 0 ? ", " + notSelected + " of them not selected in this run" : "")
+                String why = notSelected == untested ? ": not selected in this run"
+                        : notSelected > 0 ? " (" + notSelected + " of them not selected in this run)" : "";
+                out.println("(" + untested + " UNTESTED " + plural(untested, "rule", "rules") + " not shown" + why
                         + "; see report.html or --verbose)");
             }
         }
@@ -235,6 +236,17 @@ public final class Console implements KitExecution.Progress {
         }
         out.println("Result: " + (r.exitCode() == 0 ? "PASS" : "FAIL") + " (exit " + r.exitCode() + ")"
                 + (r.exitCode() != 0 && r.strict() && s.failed() == 0 ? ": ADVISORY fails under --strict" : ""));
+    }
+
+    /**
+     * @param id   the row's rule
+     * @param note a message's first line
+     * @return the line without a leading {@code [ID] STRENGTH:} or {@code ID:} (the row names the rule already)
+     */
+    static String withoutRulePrefix(String id, String note) {
+        String q = java.util.regex.Pattern.quote(id);
+        return note.replaceFirst("^\\[" + q + "\\]\\s*(?:(?:MUST|SHOULD|MAY)(?: NOT)?\\s*:)?\\s*", "")
+                .replaceFirst("^" + q + ":\\s+", "");
     }
 
     /** Verdicts collapsed into a count line unless {@code --verbose}. */

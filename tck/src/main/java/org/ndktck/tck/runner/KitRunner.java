@@ -449,7 +449,7 @@ public final class KitRunner {
             RunReport.Provider prov = new RunReport.Provider(options.provider(), provider.getClass().getName(),
                     provider.description(), options.providerJars().stream().map(Path::toString).toList(),
                     effectiveSettings(), options.settings(),
-                    ai.info() == null ? Map.of() : AdapterInfoView.toMap(ai.info()), ai.error());
+                    ai.info() == null ? Map.of() : adapterInfoMap(ai), ai.error());
             List<RunReport.ExclusionNote> ex = exclusions.entries().stream().map(e -> new RunReport.ExclusionNote(
                     e.pattern(), e.expires().toString(), e.reason(), e.expired(options.today()))).toList();
             return new RunReport(RunReport.FORMAT,
@@ -460,6 +460,17 @@ public final class KitRunner {
                     List.of(), startedAt.toString(), wallMillis, Summaries.rate(tries, propMillis),
                     Summaries.summarize(rules, tries, propMillis), ex, notes, replay(null),
                     Summaries.exitCode(rules, options.strict()), rules, props);
+        }
+
+        /** NDK_ADAPTER_INFO for the report, plus {@code pageSize}: PAGE_SIZE of the adapter in bytes. */
+        private Map<String, Object> adapterInfoMap(ProviderLoader.AdapterInfoResult ai) {
+            Map<String, Object> m = new LinkedHashMap<>(AdapterInfoView.toMap(ai.info()));
+            try {
+                m.put("pageSize", Integer.toUnsignedLong(put.pageSize()));
+            } catch (RuntimeException e) {
+                // no page size: the drawings assume 4096
+            }
+            return m;
         }
 
         private static String blankToNull(String s) {
