@@ -4,6 +4,8 @@ import org.ndktck.reference.Pieces;
 import org.ndktck.reference.ReferenceProvider;
 import org.ndktck.reference.RetireEvent;
 import org.ndktck.reference.RuleCheck;
+import org.ndktck.reference.TokenPurpose;
+import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkCq;
 import org.ndktck.spec.NdkQp;
 import org.ndktck.spec.NdkMr;
@@ -38,6 +40,7 @@ public final class SectionFaults implements NdkProviderSource {
         List<NdkProvider> out = new ArrayList<>();
         deregistration(out);
         initialization(out);
+        tokens(out);
         return out;
     }
 
@@ -151,5 +154,70 @@ public final class SectionFaults implements NdkProviderSource {
                         };
                     }
                 })).build());
+    }
+
+    // ------------------------------------------------------------------ tokens
+
+    private static void tokens(List<NdkProvider> out) {
+        out.add(fault("fault:MR-TOK-1/token-late",
+                "the first remote token read after a registration or initialization completes is not yet the new one")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
+                        AtomicInteger stale = new AtomicInteger();
+                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
+                            @Override
+                            public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
+                                return mark(inner.register(mdl, length, flags, (x, st) -> c.complete(x, mark(st)), ctx));
+                            }
+
+                            @Override
+                            public NtStatus initializeFastRegister(int count, boolean remote, RequestCompletion c, Object ctx) {
+                                return mark(inner.initializeFastRegister(count, remote, (x, st) -> c.complete(x, mark(st)), ctx));
+                            }
+
+                            private NtStatus mark(NtStatus st) {
+                                if (NtStatus.STATUS_SUCCESS.equals(st)) {
+                                    stale.set(1);
+                                }
+                                return st;
+                            }
+
+                            @Override
+                            public int getRemoteToken() {
+                                int token = inner.getRemoteToken();
+                                return stale.getAndSet(0) == 1 ? token ^ 0x00A50001 : token;
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:MR-TOK-2/wrong-local-token", "NdkGetLocalTokenFromMr returns a token that names nothing")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
+                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
+                            @Override
+                            public int getLocalToken() {
+                                return inner.getLocalToken() ^ 0x5A000000;
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:MR-TOK-5/changes-on-reread", "every second read of the remote token gives another value")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
+                        AtomicInteger reads = new AtomicInteger();
+                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
+                            @Override
+                            public int getRemoteToken() {
+                                int token = inner.getRemoteToken();
+                                return (reads.incrementAndGet() & 1) == 0 ? token ^ 0x40000000 : token;
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:MR-TOK-6/shared-token", "every registration gets the same token 0x1234")
+                .replace(Pieces.TOKEN_ALLOCATOR, seed -> request -> request.purpose() == TokenPurpose.PRIVILEGED ? 1 : 0x1234).build());
     }
 }

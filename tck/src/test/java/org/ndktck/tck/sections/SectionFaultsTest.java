@@ -4,6 +4,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.ndktck.tck.properties.DeregisterProperties;
 import org.ndktck.tck.properties.FastRegisterInitProperties;
+import org.ndktck.tck.properties.TokenProperties;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +41,10 @@ class SectionFaultsTest {
         for (String f : List.of("fault:MR-FRI-2/off-by-one", "fault:MR-FRI-3/no-limit", "fault:MR-FRI-4/limit-at-frmr",
                 "fault:MR-FRI-6/not-reentrant", "fault:MR-FRI-7/first-fast-register-refused", "fault:MR-FRI-8/informational-status")) {
             c.add(new Case(f, FastRegisterInitProperties.class));
+        }
+        for (String f : List.of("fault:MR-TOK-1/token-late", "fault:MR-TOK-2/wrong-local-token", "fault:MR-TOK-5/changes-on-reread",
+                "fault:MR-TOK-6/shared-token")) {
+            c.add(new Case(f, TokenProperties.class));
         }
         return c;
     }
