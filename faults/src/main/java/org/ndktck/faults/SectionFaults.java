@@ -4,7 +4,11 @@ import org.ndktck.reference.Pieces;
 import org.ndktck.reference.ReferenceProvider;
 import org.ndktck.reference.RetireEvent;
 import org.ndktck.reference.RuleCheck;
+import org.ndktck.reference.TokenOwner;
 import org.ndktck.reference.TokenPurpose;
+import org.ndktck.reference.WorkRequestType;
+import org.ndktck.spec.NdkPd;
+import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkCq;
 import org.ndktck.spec.NdkQp;
@@ -17,6 +21,7 @@ import org.ndktck.spec.RequestCompletion;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,6 +46,7 @@ public final class SectionFaults implements NdkProviderSource {
         deregistration(out);
         initialization(out);
         tokens(out);
+        privileged(out);
         return out;
     }
 
@@ -219,5 +225,74 @@ public final class SectionFaults implements NdkProviderSource {
                 })).build());
         out.add(fault("fault:MR-TOK-6/shared-token", "every registration gets the same token 0x1234")
                 .replace(Pieces.TOKEN_ALLOCATOR, seed -> request -> request.purpose() == TokenPurpose.PRIVILEGED ? 1 : 0x1234).build());
+    }
+
+    // ------------------------------------------------------------------ privileged token
+
+    private static void privileged(List<NdkProvider> out) {
+        out.add(fault("fault:PRIV-1/privileged-refused", "an SGE with the privileged token is refused (STATUS_ACCESS_VIOLATION)")
+                .replace(Pieces.SGE_1, r -> r.owner() == TokenOwner.PRIVILEGED ? NtStatus.STATUS_ACCESS_VIOLATION : NtStatus.STATUS_SUCCESS)
+                .build());
+        out.add(fault("fault:PRIV-2/pd-wide-key",
+                "the privileged token used as a remote token reaches the PD's latest registered region")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    final Map<Integer, AtomicInteger> latestByPrivileged = new ConcurrentHashMap<>();
+
+                    @Override
+                    NdkPd pd(NdkPd inner) {
+                        AtomicInteger latest = new AtomicInteger();
+                        latestByPrivileged.put(inner.getPrivilegedMemoryRegionToken(), latest);
+                        return new SectionWrap.Pd(this, inner) {
+                            @Override
+                            public org.ndktck.spec.CreateResult<NdkMr> createMr(boolean fast, org.ndktck.spec.CreateCompletion<NdkMr> c, Object ctx) {
+                                return super.createMr(fast, c, ctx);
+                            }
+                        };
+                    }
+
+                    @Override
+                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
+                        AtomicInteger latest = latestByPrivileged.get(pd.inner.getPrivilegedMemoryRegionToken());
+                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
+                            @Override
+                            public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
+                                NtStatus r = inner.register(mdl, length, flags, (x, st) -> {
+                                    if (NtStatus.STATUS_SUCCESS.equals(st)) {
+                                        latest.set(inner.getRemoteToken());
+                                    }
+                                    c.complete(x, st);
+                                }, ctx);
+                                if (NtStatus.STATUS_SUCCESS.equals(r)) {
+                                    latest.set(inner.getRemoteToken());
+                                }
+                                return r;
+                            }
+                        };
+                    }
+
+                    private int translate(int token) {
+                        AtomicInteger latest = latestByPrivileged.get(token);
+                        return latest == null || latest.get() == 0 ? token : latest.get();
+                    }
+
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            @Override
+                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return inner.read(ctx, sgl, address, translate(token), flags);
+                            }
+
+                            @Override
+                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return inner.write(ctx, sgl, address, translate(token), flags);
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:PRIV-3/privileged-read-sink-refused",
+                "a LAM address with the privileged token is refused as an RDMA-read sink although the adapter sets RDMA_READ_SINK_NOT_REQUIRED")
+                .replace(Pieces.MR_REG_6, r -> r.sink() && r.type() == WorkRequestType.READ && r.owner() == TokenOwner.PRIVILEGED
+                        ? NtStatus.STATUS_ACCESS_VIOLATION : Pieces.MR_REG_6.standard().check(r)).build());
     }
 }

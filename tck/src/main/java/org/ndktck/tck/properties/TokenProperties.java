@@ -198,6 +198,10 @@ public class TokenProperties {
                 sink.buffer().expectWrite(0, expected);
                 WorkRequest recv = t.receive(t.peer(), new NdkSge[]{sink.sge(p / 2, len)}, NdkOperationType.RECEIVE);
                 NdkSession.WrOutcome send = t.complete(t.send(t.target(), new NdkSge[]{src}, 0));
+                if (!send.succeeded()) {
+                    throw Violations.of("MR-TOK-2", send.call(), "STATUS_SUCCESS for a send from the region through its local token",
+                            send.describe());
+                }
                 NdkSession.WrOutcome ro = t.complete(recv);
                 byte[] got2 = sink.buffer().read(p / 2, len);
                 if (!send.succeeded() || !ro.succeeded() || !Arrays.equals(got2, expected)) {

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.ndktck.tck.properties.DeregisterProperties;
 import org.ndktck.tck.properties.FastRegisterInitProperties;
 import org.ndktck.tck.properties.TokenProperties;
+import org.ndktck.tck.properties.PrivilegedTokenProperties;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +46,9 @@ class SectionFaultsTest {
         for (String f : List.of("fault:MR-TOK-1/token-late", "fault:MR-TOK-2/wrong-local-token", "fault:MR-TOK-5/changes-on-reread",
                 "fault:MR-TOK-6/shared-token")) {
             c.add(new Case(f, TokenProperties.class));
+        }
+        for (String f : List.of("fault:PRIV-1/privileged-refused", "fault:PRIV-2/pd-wide-key", "fault:PRIV-3/privileged-read-sink-refused")) {
+            c.add(new Case(f, PrivilegedTokenProperties.class));
         }
         return c;
     }
