@@ -7,6 +7,7 @@ import org.ndktck.reference.RuleCheck;
 import org.ndktck.reference.TokenOwner;
 import org.ndktck.reference.TokenPurpose;
 import org.ndktck.reference.WorkRequestType;
+import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkPd;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.Mdl;
@@ -47,6 +48,7 @@ public final class SectionFaults implements NdkProviderSource {
         initialization(out);
         tokens(out);
         privileged(out);
+        sges(out);
         return out;
     }
 
@@ -294,5 +296,37 @@ public final class SectionFaults implements NdkProviderSource {
                 "a LAM address with the privileged token is refused as an RDMA-read sink although the adapter sets RDMA_READ_SINK_NOT_REQUIRED")
                 .replace(Pieces.MR_REG_6, r -> r.sink() && r.type() == WorkRequestType.READ && r.owner() == TokenOwner.PRIVILEGED
                         ? NtStatus.STATUS_ACCESS_VIOLATION : Pieces.MR_REG_6.standard().check(r)).build());
+    }
+
+    // ------------------------------------------------------------------ SGEs
+
+    private static void sges(List<NdkProvider> out) {
+        out.add(fault("fault:SGE-2/bounds-ignored", "a local SGE is not checked against its region's bounds (only the page frames limit it)")
+                .replace(Pieces.SGE_2_BOUNDS, RuleCheck.pass()).build());
+        out.add(fault("fault:SGE-2/foreign-pd", "a local SGE may carry the token of a region of another PD")
+                .replace(Pieces.SGE_2_TOKEN, r -> switch (r.owner()) {
+                    case NONE -> NtStatus.STATUS_ACCESS_VIOLATION;
+                    case PRIVILEGED -> r.samePd() ? NtStatus.STATUS_SUCCESS : NtStatus.STATUS_ACCESS_VIOLATION;
+                    case REGISTRATION -> r.region() != null && r.region().live() ? NtStatus.STATUS_SUCCESS : NtStatus.STATUS_ACCESS_VIOLATION;
+                }).build());
+        out.add(fault("fault:SGE-3/token-checked", "an INLINE send whose SGE token is 0 or 0xFFFFFFFF fails with STATUS_INVALID_PARAMETER")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            @Override
+                            public NtStatus send(Object ctx, NdkSge[] sgl, int flags) {
+                                if ((flags & NdkOpFlags.INLINE) != 0) {
+                                    for (NdkSge sge : sgl) {
+                                        if (sge.memoryRegionToken() == 0 || sge.memoryRegionToken() == -1) {
+                                            return NtStatus.STATUS_INVALID_PARAMETER;
+                                        }
+                                    }
+                                }
+                                return inner.send(ctx, sgl, flags);
+                            }
+                        };
+                    }
+                })).build());
     }
 }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.ndktck.tck.properties.DeregisterProperties;
 import org.ndktck.tck.properties.FastRegisterInitProperties;
 import org.ndktck.tck.properties.TokenProperties;
+import org.ndktck.tck.properties.SgeProperties;
 import org.ndktck.tck.properties.PrivilegedTokenProperties;
 
 import java.util.ArrayList;
@@ -49,6 +50,9 @@ class SectionFaultsTest {
         }
         for (String f : List.of("fault:PRIV-1/privileged-refused", "fault:PRIV-2/pd-wide-key", "fault:PRIV-3/privileged-read-sink-refused")) {
             c.add(new Case(f, PrivilegedTokenProperties.class));
+        }
+        for (String f : List.of("fault:SGE-2/bounds-ignored", "fault:SGE-2/foreign-pd", "fault:SGE-3/token-checked")) {
+            c.add(new Case(f, SgeProperties.class));
         }
         return c;
     }
