@@ -11,6 +11,8 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkPd;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.Mdl;
+import org.ndktck.spec.NdkAdapter;
+import org.ndktck.spec.NdkLogicalAddressMapping;
 import org.ndktck.spec.NdkCq;
 import org.ndktck.spec.NdkQp;
 import org.ndktck.spec.NdkMr;
@@ -49,6 +51,7 @@ public final class SectionFaults implements NdkProviderSource {
         tokens(out);
         privileged(out);
         sges(out);
+        lams(out);
         return out;
     }
 
@@ -324,6 +327,143 @@ public final class SectionFaults implements NdkProviderSource {
                                     }
                                 }
                                 return inner.send(ctx, sgl, flags);
+                            }
+                        };
+                    }
+                })).build());
+    }
+
+    // ------------------------------------------------------------------ LAMs and MDL addresses
+
+    /**
+     * @param mdl a chain
+     * @return the same chain with each MDL's page frames taken from its virtual address (PFN = VA / PAGE_SIZE),
+     *     as a provider that dereferences the MDL's virtual address would reach memory
+     */
+    static Mdl framesFromVirtualAddress(Mdl mdl) {
+        Mdl first = null;
+        Mdl prev = null;
+        for (Mdl m = mdl; m != null; m = m.next()) {
+            long[] pfns = new long[m.pfns().length];
+            long startPfn = Long.divideUnsigned(m.startVa(), m.pageSize());
+            for (int i = 0; i < pfns.length; i++) {
+                pfns[i] = startPfn + i;
+            }
+            Mdl copy = new Mdl(m.pageSize(), m.startVa(), m.byteOffset(), m.byteCount(), pfns);
+            if (first == null) {
+                first = copy;
+            } else {
+                prev.setNext(copy);
+            }
+            prev = copy;
+        }
+        return first;
+    }
+
+    private static void lams(List<NdkProvider> out) {
+        out.add(fault("fault:MR-REG-3/dereferences-va", "NdkRegisterMr reaches memory through the MDL's virtual address")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
+                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
+                            @Override
+                            public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
+                                return inner.register(framesFromVirtualAddress(mdl), length, flags, c, ctx);
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:LAM-5/dereferences-va", "NdkBuildLam maps the pages the MDL's virtual address names as physical")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkAdapter adapter(NdkAdapter inner) {
+                        return new SectionWrap.Adapter(this, inner) {
+                            @Override
+                            public NtStatus buildLam(Mdl mdl, long length, RequestCompletion c, Object ctx, NdkLogicalAddressMapping lam) {
+                                return inner.buildLam(framesFromVirtualAddress(mdl), length, c, ctx, lam);
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:LAM-2/gaps-accepted", "NdkBuildLam maps a chain that is not virtually contiguous")
+                .replace(Pieces.LAM_2, RuleCheck.pass()).build());
+        out.add(fault("fault:LAM-3/truncates", "NdkBuildLam succeeds with a buffer too small for the mapping")
+                .replace(Pieces.LAM_3, RuleCheck.pass()).build());
+        out.add(fault("fault:LAM-3/size-not-returned", "STATUS_BUFFER_TOO_SMALL leaves *pLAMSize at the size offered")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkAdapter adapter(NdkAdapter inner) {
+                        return new SectionWrap.Adapter(this, inner) {
+                            @Override
+                            public NtStatus buildLam(Mdl mdl, long length, RequestCompletion c, Object ctx, NdkLogicalAddressMapping lam) {
+                                int offered = lam.lamSize();
+                                NtStatus r = inner.buildLam(mdl, length, (x, st) -> {
+                                    if (NtStatus.STATUS_BUFFER_TOO_SMALL.equals(st)) {
+                                        lam.setLamSize(offered);
+                                    }
+                                    c.complete(x, st);
+                                }, ctx, lam);
+                                if (NtStatus.STATUS_BUFFER_TOO_SMALL.equals(r)) {
+                                    lam.setLamSize(offered);
+                                }
+                                return r;
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:LAM-4/fbo-zero", "NdkBuildLam reports *pFBO 0 whatever the chain's offset")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkAdapter adapter(NdkAdapter inner) {
+                        return new SectionWrap.Adapter(this, inner) {
+                            @Override
+                            public NtStatus buildLam(Mdl mdl, long length, RequestCompletion c, Object ctx, NdkLogicalAddressMapping lam) {
+                                NtStatus r = inner.buildLam(mdl, length, (x, st) -> {
+                                    lam.setFbo(0);
+                                    c.complete(x, st);
+                                }, ctx, lam);
+                                if (NtStatus.STATUS_SUCCESS.equals(r)) {
+                                    lam.setFbo(0);
+                                }
+                                return r;
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:LAM-7/informational-status", "NdkBuildLam ends in the informational status 0x40000000 instead of STATUS_SUCCESS")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkAdapter adapter(NdkAdapter inner) {
+                        return new SectionWrap.Adapter(this, inner) {
+                            @Override
+                            public NtStatus buildLam(Mdl mdl, long length, RequestCompletion c, Object ctx, NdkLogicalAddressMapping lam) {
+                                NtStatus r = inner.buildLam(mdl, length,
+                                        (x, st) -> c.complete(x, NtStatus.STATUS_SUCCESS.equals(st) ? NtStatus.of(0x40000000) : st), ctx, lam);
+                                return NtStatus.STATUS_SUCCESS.equals(r) ? NtStatus.of(0x40000000) : r;
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:LAM-REL-1/rewrites-next", "NdkReleaseLam rewrites Next of the chain's first MDL (to the same value)")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    final Map<NdkLogicalAddressMapping, Mdl> chains = new ConcurrentHashMap<>();
+
+                    @Override
+                    NdkAdapter adapter(NdkAdapter inner) {
+                        return new SectionWrap.Adapter(this, inner) {
+                            @Override
+                            public NtStatus buildLam(Mdl mdl, long length, RequestCompletion c, Object ctx, NdkLogicalAddressMapping lam) {
+                                chains.put(lam, mdl);
+                                return inner.buildLam(mdl, length, c, ctx, lam);
+                            }
+
+                            @Override
+                            public void releaseLam(NdkLogicalAddressMapping lam) {
+                                inner.releaseLam(lam);
+                                Mdl m = chains.remove(lam);
+                                if (m != null) {
+                                    m.setNext(m.next());
+                                }
                             }
                         };
                     }

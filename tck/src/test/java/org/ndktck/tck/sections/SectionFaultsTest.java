@@ -5,6 +5,8 @@ import org.junit.jupiter.api.TestFactory;
 import org.ndktck.tck.properties.DeregisterProperties;
 import org.ndktck.tck.properties.FastRegisterInitProperties;
 import org.ndktck.tck.properties.TokenProperties;
+import org.ndktck.tck.properties.LamProperties;
+import org.ndktck.tck.properties.MdlVirtualAddressProperties;
 import org.ndktck.tck.properties.SgeProperties;
 import org.ndktck.tck.properties.PrivilegedTokenProperties;
 
@@ -54,6 +56,12 @@ class SectionFaultsTest {
         for (String f : List.of("fault:SGE-2/bounds-ignored", "fault:SGE-2/foreign-pd", "fault:SGE-3/token-checked")) {
             c.add(new Case(f, SgeProperties.class));
         }
+        for (String f : List.of("fault:LAM-2/gaps-accepted", "fault:LAM-3/truncates", "fault:LAM-3/size-not-returned", "fault:LAM-4/fbo-zero",
+                "fault:LAM-7/informational-status", "fault:LAM-REL-1/rewrites-next")) {
+            c.add(new Case(f, LamProperties.class));
+        }
+        c.add(new Case("fault:MR-REG-3/dereferences-va", MdlVirtualAddressProperties.class));
+        c.add(new Case("fault:LAM-5/dereferences-va", MdlVirtualAddressProperties.class));
         return c;
     }
 
