@@ -8,7 +8,10 @@ import org.ndktck.reference.TokenOwner;
 import org.ndktck.reference.TokenPurpose;
 import org.ndktck.reference.WorkRequestType;
 import org.ndktck.spec.NdkOpFlags;
+import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkPd;
+import org.ndktck.spec.NdkResult;
+import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkAdapter;
@@ -52,6 +55,7 @@ public final class SectionFaults implements NdkProviderSource {
         privileged(out);
         sges(out);
         lams(out);
+        invalidation(out);
         return out;
     }
 
@@ -468,5 +472,61 @@ public final class SectionFaults implements NdkProviderSource {
                         };
                     }
                 })).build());
+    }
+
+    // ------------------------------------------------------------------ NdkInvalidate
+
+    private static void invalidation(List<NdkProvider> out) {
+        out.add(fault("fault:INV-2/unconnected-accepted", "NdkInvalidate on a QP that was never connected is accepted")
+                .replace(Pieces.INV_2, RuleCheck.pass()).build());
+        out.add(fault("fault:INV-3/entry-lost", "the CQ entry of a successful NdkInvalidate is never delivered")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new FilteringCq(this, inner, e -> e.type() != NdkOperationType.INVALIDATE);
+                    }
+                })).build());
+        out.add(fault("fault:INV-4/token-kept", "an invalidated fast registration's token still grants access")
+                .replace(Pieces.TOKEN_RETIREMENT, event -> event != RetireEvent.INVALIDATE).build());
+        out.add(fault("fault:INV-5/token-kept", "a token named by a peer's NdkSendAndInvalidate stays valid")
+                .replace(Pieces.TOKEN_RETIREMENT, event -> event != RetireEvent.REMOTE_INVALIDATE).build());
+    }
+
+    /** A CQ that silently drops the entries a predicate rejects (both result calls read the extended entries). */
+    static class FilteringCq extends SectionWrap.Cq {
+        private final java.util.function.Predicate<NdkResultEx> keep;
+
+        FilteringCq(SectionWrap.Hooks hooks, NdkCq inner, java.util.function.Predicate<NdkResultEx> keep) {
+            super(hooks, inner);
+            this.keep = keep;
+        }
+
+        @Override
+        public int getCqResultsEx(NdkResultEx[] results) {
+            int out = 0;
+            while (out < results.length) {
+                NdkResultEx[] got = new NdkResultEx[results.length - out];
+                int n = inner.getCqResultsEx(got);
+                if (n == 0) {
+                    break;
+                }
+                for (int i = 0; i < n; i++) {
+                    if (keep.test(got[i])) {
+                        results[out++] = got[i];
+                    }
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public int getCqResults(NdkResult[] results) {
+            NdkResultEx[] ex = new NdkResultEx[results.length];
+            int n = getCqResultsEx(ex);
+            for (int i = 0; i < n; i++) {
+                results[i] = ex[i].toResult();
+            }
+            return n;
+        }
     }
 }
