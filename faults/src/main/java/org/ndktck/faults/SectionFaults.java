@@ -56,6 +56,7 @@ public final class SectionFaults implements NdkProviderSource {
         sges(out);
         lams(out);
         invalidation(out);
+        readWrite(out);
         return out;
     }
 
@@ -528,5 +529,73 @@ public final class SectionFaults implements NdkProviderSource {
             }
             return n;
         }
+    }
+
+    // ------------------------------------------------------------------ NdkRead, NdkWrite
+
+    private static void readWrite(List<NdkProvider> out) {
+        out.add(fault("fault:RW-2/unconnected-accepted", "NdkRead and NdkWrite on a QP that was never connected are accepted (and fail on the CQ)")
+                .replace(Pieces.RW_2, RuleCheck.pass()).build());
+        out.add(fault("fault:RW-3/read-past-end", "a read is checked against the region's page frames, not its Length")
+                .replace(Pieces.MR_REG_4, r -> r.type() == WorkRequestType.READ ? NtStatus.STATUS_SUCCESS : Pieces.MR_REG_4.standard().check(r))
+                .build());
+        out.add(fault("fault:RW-4/sink-kept", "a read with RDMA_READ_LOCAL_INVALIDATE leaves the sink's token valid")
+                .replace(Pieces.TOKEN_RETIREMENT, event -> event != RetireEvent.READ_LOCAL_INVALIDATE).build());
+        out.add(fault("fault:RW-5/silent-ignored", "NDK_OP_FLAG_SILENT_SUCCESS is ignored: successful requests still produce entries")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        int mask = ~NdkOpFlags.SILENT_SUCCESS;
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            @Override
+                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
+                                return inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags & mask);
+                            }
+
+                            @Override
+                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return inner.read(ctx, sgl, address, token, flags & mask);
+                            }
+
+                            @Override
+                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return inner.write(ctx, sgl, address, token, flags & mask);
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:RW-5/silent-failure-lost", "a request with SILENT_SUCCESS that fails produces no CQ entry")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    final Set<Object> silent = ConcurrentHashMap.newKeySet();
+
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            @Override
+                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                note(ctx, flags);
+                                return inner.read(ctx, sgl, address, token, flags);
+                            }
+
+                            @Override
+                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                note(ctx, flags);
+                                return inner.write(ctx, sgl, address, token, flags);
+                            }
+                        };
+                    }
+
+                    private void note(Object ctx, int flags) {
+                        if ((flags & NdkOpFlags.SILENT_SUCCESS) != 0 && ctx != null) {
+                            silent.add(ctx);
+                        }
+                    }
+
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new FilteringCq(this, inner, e -> !(silent.contains(e.requestContext())
+                                && !NtStatus.STATUS_SUCCESS.equals(e.status())));
+                    }
+                })).build());
     }
 }

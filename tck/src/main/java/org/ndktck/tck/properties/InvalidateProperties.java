@@ -72,7 +72,6 @@ public class InvalidateProperties {
                 if (!NtStatus.STATUS_CONNECTION_INVALID.equals(wr.returned())) {
                     Violations.advisory("INV-2", wr.detail(), NtStatus.STATUS_CONNECTION_INVALID.toString(), "returned " + wr.returned());
                 }
-                s.quietThenCheckCallbacks();
                 s.drain(s.target().cq());
             }
         });

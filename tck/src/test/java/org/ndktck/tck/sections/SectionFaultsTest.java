@@ -5,6 +5,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.ndktck.tck.properties.DeregisterProperties;
 import org.ndktck.tck.properties.FastRegisterInitProperties;
 import org.ndktck.tck.properties.TokenProperties;
+import org.ndktck.tck.properties.ReadWriteProperties;
 import org.ndktck.tck.properties.InvalidateProperties;
 import org.ndktck.tck.properties.LamProperties;
 import org.ndktck.tck.properties.MdlVirtualAddressProperties;
@@ -65,6 +66,10 @@ class SectionFaultsTest {
         c.add(new Case("fault:LAM-5/dereferences-va", MdlVirtualAddressProperties.class));
         for (String f : List.of("fault:INV-2/unconnected-accepted", "fault:INV-3/entry-lost", "fault:INV-4/token-kept", "fault:INV-5/token-kept")) {
             c.add(new Case(f, InvalidateProperties.class));
+        }
+        for (String f : List.of("fault:RW-2/unconnected-accepted", "fault:RW-3/read-past-end", "fault:RW-4/sink-kept",
+                "fault:RW-5/silent-ignored", "fault:RW-5/silent-failure-lost")) {
+            c.add(new Case(f, ReadWriteProperties.class));
         }
         return c;
     }
