@@ -57,6 +57,7 @@ public final class SectionFaults implements NdkProviderSource {
         lams(out);
         invalidation(out);
         readWrite(out);
+        flushAndPosting(out);
         return out;
     }
 
@@ -595,6 +596,87 @@ public final class SectionFaults implements NdkProviderSource {
                     NdkCq cq(NdkCq inner) {
                         return new FilteringCq(this, inner, e -> !(silent.contains(e.requestContext())
                                 && !NtStatus.STATUS_SUCCESS.equals(e.status())));
+                    }
+                })).build());
+    }
+
+    // ------------------------------------------------------------------ NdkFlush, posting
+
+    /** A CQ that rewrites each entry (both result calls read the extended entries). */
+    static class MappingCq extends SectionWrap.Cq {
+        private final java.util.function.UnaryOperator<NdkResultEx> map;
+
+        MappingCq(SectionWrap.Hooks hooks, NdkCq inner, java.util.function.UnaryOperator<NdkResultEx> map) {
+            super(hooks, inner);
+            this.map = map;
+        }
+
+        @Override
+        public int getCqResultsEx(NdkResultEx[] results) {
+            int n = inner.getCqResultsEx(results);
+            for (int i = 0; i < n; i++) {
+                results[i] = map.apply(results[i]);
+            }
+            return n;
+        }
+
+        @Override
+        public int getCqResults(NdkResult[] results) {
+            NdkResultEx[] ex = new NdkResultEx[results.length];
+            int n = getCqResultsEx(ex);
+            for (int i = 0; i < n; i++) {
+                results[i] = ex[i].toResult();
+            }
+            return n;
+        }
+    }
+
+    private static void flushAndPosting(List<NdkProvider> out) {
+        out.add(fault("fault:FL-1/flush-ignored", "NdkFlush does nothing").decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+            @Override
+            NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                return new SectionWrap.Qp(this, inner, pd) {
+                    @Override
+                    public void flush() {
+                    }
+                };
+            }
+        })).build());
+        out.add(fault("fault:FL-1/cancelled-as-success", "flushed receives complete with STATUS_SUCCESS instead of STATUS_CANCELLED")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new MappingCq(this, inner, e -> e.type() == NdkOperationType.RECEIVE && NtStatus.STATUS_CANCELLED.equals(e.status())
+                                ? new NdkResultEx(NtStatus.STATUS_SUCCESS, 0, e.qpContext(), e.requestContext(), e.type(), 0) : e);
+                    }
+                })).build());
+        out.add(fault("fault:WRP-2/posts-lost-after-flush", "requests posted on a QP after NdkFlush return STATUS_SUCCESS and never complete")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        java.util.concurrent.atomic.AtomicBoolean flushed = new java.util.concurrent.atomic.AtomicBoolean();
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            @Override
+                            public void flush() {
+                                inner.flush();
+                                flushed.set(true);
+                            }
+
+                            @Override
+                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
+                                return flushed.get() ? NtStatus.STATUS_SUCCESS : inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags);
+                            }
+
+                            @Override
+                            public NtStatus invalidate(Object ctx, NdkMr mr, int flags) {
+                                return flushed.get() ? NtStatus.STATUS_SUCCESS : inner.invalidate(ctx, mr, flags);
+                            }
+
+                            @Override
+                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return flushed.get() ? NtStatus.STATUS_SUCCESS : inner.write(ctx, sgl, address, token, flags);
+                            }
+                        };
                     }
                 })).build());
     }

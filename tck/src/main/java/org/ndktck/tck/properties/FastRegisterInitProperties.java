@@ -4,6 +4,7 @@ import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
+import net.jqwik.api.GenerationMode;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tag;
@@ -210,7 +211,7 @@ public class FastRegisterInitProperties {
      * {@code k} more one after the other, all complete with success, and each is usable afterwards: a valid
      * one-page fast registration of every MR succeeds. Initializing one MR twice is not tried (AMB-12).
      */
-    @Property(tries = 50, edgeCases = EdgeCasesMode.MIXIN)
+    @Property(tries = 50, generation = GenerationMode.RANDOMIZED)
     @NdkRule("MR-FRI-6")
     @Tag("MR-FRI-6")
     void initializationsInParallelAndInSequenceAllWork(@ForAll @IntRange(min = 2, max = 6) int k,

@@ -5,6 +5,8 @@ import org.junit.jupiter.api.TestFactory;
 import org.ndktck.tck.properties.DeregisterProperties;
 import org.ndktck.tck.properties.FastRegisterInitProperties;
 import org.ndktck.tck.properties.TokenProperties;
+import org.ndktck.tck.properties.FlushProperties;
+import org.ndktck.tck.properties.PostingProperties;
 import org.ndktck.tck.properties.ReadWriteProperties;
 import org.ndktck.tck.properties.InvalidateProperties;
 import org.ndktck.tck.properties.LamProperties;
@@ -71,6 +73,9 @@ class SectionFaultsTest {
                 "fault:RW-5/silent-ignored", "fault:RW-5/silent-failure-lost")) {
             c.add(new Case(f, ReadWriteProperties.class));
         }
+        c.add(new Case("fault:FL-1/flush-ignored", FlushProperties.class));
+        c.add(new Case("fault:FL-1/cancelled-as-success", FlushProperties.class));
+        c.add(new Case("fault:WRP-2/posts-lost-after-flush", PostingProperties.class));
         return c;
     }
 
