@@ -58,6 +58,7 @@ public final class SectionFaults implements NdkProviderSource {
         invalidation(out);
         readWrite(out);
         flushAndPosting(out);
+        cqs(out);
         return out;
     }
 
@@ -677,6 +678,66 @@ public final class SectionFaults implements NdkProviderSource {
                                 return flushed.get() ? NtStatus.STATUS_SUCCESS : inner.write(ctx, sgl, address, token, flags);
                             }
                         };
+                    }
+                })).build());
+    }
+
+    // ------------------------------------------------------------------ CQ results
+
+    private static NdkResultEx with(NdkResultEx e, Object qpContext, Object requestContext, NdkOperationType type, long typeSpecific) {
+        return new NdkResultEx(e.status(), e.bytesTransferred(), qpContext, requestContext, type, typeSpecific);
+    }
+
+    private static void cqs(List<NdkProvider> out) {
+        out.add(fault("fault:CQ-1/count-beyond-array",
+                "when more entries are waiting than the array holds, the result calls return the number waiting (the extra entries are lost)")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new SectionWrap.Cq(this, inner) {
+                            @Override
+                            public int getCqResultsEx(NdkResultEx[] results) {
+                                int n = inner.getCqResultsEx(results);
+                                return n == results.length ? n + inner.getCqResultsEx(new NdkResultEx[64]) : n;
+                            }
+
+                            @Override
+                            public int getCqResults(NdkResult[] results) {
+                                int n = inner.getCqResults(results);
+                                return n == results.length ? n + inner.getCqResults(new NdkResult[64]) : n;
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:CQ-2/qp-context-null", "CQ entries carry a null QPContext")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new MappingCq(this, inner, e -> with(e, null, e.requestContext(), e.type(), e.typeSpecificCompletionOutput()));
+                    }
+                })).build());
+        out.add(fault("fault:CQ-2/foreign-request-context", "CQ entries carry a copy of the RequestContext, not the consumer's own value")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new MappingCq(this, inner, e -> with(e, e.qpContext(), String.valueOf(e.requestContext()), e.type(),
+                                e.typeSpecificCompletionOutput()));
+                    }
+                })).build());
+        out.add(fault("fault:CQ-3/read-as-write", "NDK_RESULT_EX.Type of an NdkRead says NdkOperationTypeWrite")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new MappingCq(this, inner, e -> e.type() == NdkOperationType.READ
+                                ? with(e, e.qpContext(), e.requestContext(), NdkOperationType.WRITE, 0) : e);
+                    }
+                })).build());
+        out.add(fault("fault:CQ-3/invalidated-token-missing", "a ReceiveAndInvalidate entry carries 0 instead of the invalidated token")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new MappingCq(this, inner, e -> e.type() == NdkOperationType.RECEIVE_AND_INVALIDATE
+                                ? with(e, e.qpContext(), e.requestContext(), e.type(), 0) : e);
                     }
                 })).build());
     }

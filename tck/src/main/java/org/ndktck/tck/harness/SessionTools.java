@@ -11,6 +11,8 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkPd;
 import org.ndktck.spec.NdkQp;
+import org.ndktck.spec.NdkResult;
+import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.tck.RuleViolation;
@@ -336,6 +338,39 @@ public final class SessionTools implements AutoCloseable {
             }
         }
         return wr.entry.status();
+    }
+
+    /**
+     * NdkGetCqResults, raw (no checks): the property judges the count and hands the entries to
+     * {@link #accept(NdkCq, NdkResult)}.
+     *
+     * @param cq      the CQ
+     * @param results the array to fill
+     * @return what the provider returned
+     */
+    public int getCqResults(NdkCq cq, NdkResult[] results) {
+        return inv.call("NdkGetCqResults", () -> "NdkGetCqResults(nResults=" + results.length + ")", () -> cq.getCqResults(results));
+    }
+
+    /** NdkGetCqResultsEx, raw (see {@link #getCqResults}). */
+    public int getCqResultsEx(NdkCq cq, NdkResultEx[] results) {
+        return inv.call("NdkGetCqResultsEx", () -> "NdkGetCqResultsEx(nResults=" + results.length + ")", () -> cq.getCqResultsEx(results));
+    }
+
+    /**
+     * Hands an entry the property removed itself to the session, which matches it to its request and
+     * checks it (CQ-2, DEF-2, the operation type).
+     *
+     * @param cq the CQ it came from
+     * @param e  the entry
+     */
+    public void accept(NdkCq cq, NdkResultEx e) {
+        s.accept(cq, e);
+    }
+
+    /** As {@link #accept(NdkCq, NdkResultEx)} for an entry without the operation type. */
+    public void accept(NdkCq cq, NdkResult e) {
+        s.accept(cq, e == null ? null : new NdkResultEx(e.status(), e.bytesTransferred(), e.qpContext(), e.requestContext(), null, 0));
     }
 
     // ------------------------------------------------------------------ memory

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.ndktck.tck.properties.DeregisterProperties;
 import org.ndktck.tck.properties.FastRegisterInitProperties;
 import org.ndktck.tck.properties.TokenProperties;
+import org.ndktck.tck.properties.CqProperties;
 import org.ndktck.tck.properties.FlushProperties;
 import org.ndktck.tck.properties.PostingProperties;
 import org.ndktck.tck.properties.ReadWriteProperties;
@@ -76,6 +77,10 @@ class SectionFaultsTest {
         c.add(new Case("fault:FL-1/flush-ignored", FlushProperties.class));
         c.add(new Case("fault:FL-1/cancelled-as-success", FlushProperties.class));
         c.add(new Case("fault:WRP-2/posts-lost-after-flush", PostingProperties.class));
+        for (String f : List.of("fault:CQ-1/count-beyond-array", "fault:CQ-2/qp-context-null", "fault:CQ-2/foreign-request-context",
+                "fault:CQ-3/read-as-write", "fault:CQ-3/invalidated-token-missing")) {
+            c.add(new Case(f, CqProperties.class));
+        }
         return c;
     }
 
