@@ -59,6 +59,7 @@ public final class SectionFaults implements NdkProviderSource {
         readWrite(out);
         flushAndPosting(out);
         cqs(out);
+        defer(out);
         return out;
     }
 
@@ -738,6 +739,186 @@ public final class SectionFaults implements NdkProviderSource {
                     NdkCq cq(NdkCq inner) {
                         return new MappingCq(this, inner, e -> e.type() == NdkOperationType.RECEIVE_AND_INVALIDATE
                                 ? with(e, e.qpContext(), e.requestContext(), e.type(), 0) : e);
+                    }
+                })).build());
+    }
+
+    // ------------------------------------------------------------------ DEFER
+
+    /** A CQ that first returns the entries a faulty QP injected. */
+    static class InjectingCq extends SectionWrap.Cq {
+        final java.util.concurrent.ConcurrentLinkedQueue<NdkResultEx> injected = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+        InjectingCq(SectionWrap.Hooks hooks, NdkCq inner) {
+            super(hooks, inner);
+        }
+
+        @Override
+        public int getCqResultsEx(NdkResultEx[] results) {
+            int n = 0;
+            NdkResultEx e;
+            while (n < results.length && (e = injected.poll()) != null) {
+                results[n++] = e;
+            }
+            if (n < results.length) {
+                NdkResultEx[] rest = new NdkResultEx[results.length - n];
+                int m = inner.getCqResultsEx(rest);
+                System.arraycopy(rest, 0, results, n, m);
+                n += m;
+            }
+            return n;
+        }
+
+        @Override
+        public int getCqResults(NdkResult[] results) {
+            NdkResultEx[] ex = new NdkResultEx[results.length];
+            int n = getCqResultsEx(ex);
+            for (int i = 0; i < n; i++) {
+                results[i] = ex[i].toResult();
+            }
+            return n;
+        }
+    }
+
+    /** A DEFER request the faulty QP of DEF-3 and DEF-4 holds itself. */
+    private interface Held {
+        NtStatus post();
+    }
+
+    private static void defer(List<NdkProvider> out) {
+        out.add(fault("fault:DEF-2/entry-after-inline-failure", "a request refused inline still gets a CQ entry with its error status")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new InjectingCq(this, inner);
+                    }
+
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            private NtStatus echo(Object ctx, NtStatus r, NdkOperationType type) {
+                                if (r != null && r.isError() && iq instanceof InjectingCq c) {
+                                    c.injected.add(new NdkResultEx(r, 0, qpContext, ctx, type, 0));
+                                }
+                                return r;
+                            }
+
+                            @Override
+                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
+                                return echo(ctx, inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags), NdkOperationType.FAST_REGISTER);
+                            }
+
+                            @Override
+                            public NtStatus invalidate(Object ctx, NdkMr mr, int flags) {
+                                return echo(ctx, inner.invalidate(ctx, mr, flags), NdkOperationType.INVALIDATE);
+                            }
+
+                            @Override
+                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return echo(ctx, inner.read(ctx, sgl, address, token, flags), NdkOperationType.READ);
+                            }
+
+                            @Override
+                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return echo(ctx, inner.write(ctx, sgl, address, token, flags), NdkOperationType.WRITE);
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:DEF-3/deferred-dropped", "requests with NDK_OP_FLAG_DEFER are accepted and never processed")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            @Override
+                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
+                                return (flags & NdkOpFlags.DEFER) != 0 ? NtStatus.STATUS_SUCCESS
+                                        : inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags);
+                            }
+
+                            @Override
+                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return (flags & NdkOpFlags.DEFER) != 0 ? NtStatus.STATUS_SUCCESS : inner.read(ctx, sgl, address, token, flags);
+                            }
+
+                            @Override
+                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return (flags & NdkOpFlags.DEFER) != 0 ? NtStatus.STATUS_SUCCESS : inner.write(ctx, sgl, address, token, flags);
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:DEF-4/held-after-inline-failure",
+                "DEFER fast registrations are held until the next request without DEFER, even when a request fails inline in between")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    final Map<Object, Boolean> remote = new ConcurrentHashMap<>();
+
+                    @Override
+                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
+                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
+                            @Override
+                            public NtStatus initializeFastRegister(int count, boolean remoteAccess, RequestCompletion c, Object ctx) {
+                                remote.put(inner, remoteAccess);
+                                return inner.initializeFastRegister(count, remoteAccess, c, ctx);
+                            }
+                        };
+                    }
+
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        List<Held> held = new ArrayList<>();
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            private void release() {
+                                List<Held> now;
+                                synchronized (held) {
+                                    now = new ArrayList<>(held);
+                                    held.clear();
+                                }
+                                for (Held h : now) {
+                                    h.post();
+                                }
+                            }
+
+                            @Override
+                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
+                                if ((flags & NdkOpFlags.DEFER) != 0) {
+                                    Object key = mr instanceof SectionWrap.Mr w ? w.inner : mr;
+                                    if ((flags & 0x28) != 0 && Boolean.FALSE.equals(remote.get(key))) {
+                                        return NtStatus.STATUS_ACCESS_VIOLATION;
+                                    }
+                                    synchronized (held) {
+                                        held.add(() -> inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags & ~NdkOpFlags.DEFER));
+                                    }
+                                    return NtStatus.STATUS_SUCCESS;
+                                }
+                                release();
+                                return inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags);
+                            }
+
+                            @Override
+                            public NtStatus invalidate(Object ctx, NdkMr mr, int flags) {
+                                release();
+                                return inner.invalidate(ctx, mr, flags);
+                            }
+
+                            @Override
+                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                release();
+                                return inner.read(ctx, sgl, address, token, flags);
+                            }
+
+                            @Override
+                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                release();
+                                return inner.write(ctx, sgl, address, token, flags);
+                            }
+
+                            @Override
+                            public NtStatus send(Object ctx, NdkSge[] sgl, int flags) {
+                                release();
+                                return inner.send(ctx, sgl, flags);
+                            }
+                        };
                     }
                 })).build());
     }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.ndktck.tck.properties.DeregisterProperties;
 import org.ndktck.tck.properties.FastRegisterInitProperties;
 import org.ndktck.tck.properties.TokenProperties;
+import org.ndktck.tck.properties.DeferProperties;
 import org.ndktck.tck.properties.CqProperties;
 import org.ndktck.tck.properties.FlushProperties;
 import org.ndktck.tck.properties.PostingProperties;
@@ -80,6 +81,9 @@ class SectionFaultsTest {
         for (String f : List.of("fault:CQ-1/count-beyond-array", "fault:CQ-2/qp-context-null", "fault:CQ-2/foreign-request-context",
                 "fault:CQ-3/read-as-write", "fault:CQ-3/invalidated-token-missing")) {
             c.add(new Case(f, CqProperties.class));
+        }
+        for (String f : List.of("fault:DEF-2/entry-after-inline-failure", "fault:DEF-3/deferred-dropped", "fault:DEF-4/held-after-inline-failure")) {
+            c.add(new Case(f, DeferProperties.class));
         }
         return c;
     }
