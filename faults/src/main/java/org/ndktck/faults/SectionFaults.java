@@ -13,7 +13,9 @@ import org.ndktck.spec.NdkPd;
 import org.ndktck.spec.NdkResult;
 import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NdkSge;
+import org.ndktck.spec.CloseCompletion;
 import org.ndktck.spec.Mdl;
+import org.ndktck.spec.NdkAdapterInfo;
 import org.ndktck.spec.NdkAdapter;
 import org.ndktck.spec.NdkLogicalAddressMapping;
 import org.ndktck.spec.NdkCq;
@@ -60,6 +62,8 @@ public final class SectionFaults implements NdkProviderSource {
         flushAndPosting(out);
         cqs(out);
         defer(out);
+        close(out);
+        adapterInfo(out);
         return out;
     }
 
@@ -917,6 +921,176 @@ public final class SectionFaults implements NdkProviderSource {
                             public NtStatus send(Object ctx, NdkSge[] sgl, int flags) {
                                 release();
                                 return inner.send(ctx, sgl, flags);
+                            }
+                        };
+                    }
+                })).build());
+    }
+
+    // ------------------------------------------------------------------ close
+
+    private static final java.util.concurrent.ExecutorService EARLY = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "ndk-fault-early-callback");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private static void close(List<NdkProvider> out) {
+        out.add(fault("fault:CL-1/callback-after-success", "an MR close that returns STATUS_SUCCESS calls the close callback too")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
+                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
+                            @Override
+                            public NtStatus close(CloseCompletion completion, Object ctx) {
+                                NtStatus r = inner.close(completion, ctx);
+                                if (NtStatus.STATUS_SUCCESS.equals(r)) {
+                                    completion.complete(ctx);
+                                }
+                                return r;
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:CL-2/refuses-registered-mr", "closing a registered MR fails with STATUS_INVALID_DEVICE_STATE (deregister first)")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
+                        java.util.concurrent.atomic.AtomicBoolean registered = new java.util.concurrent.atomic.AtomicBoolean();
+                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
+                            @Override
+                            public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
+                                NtStatus r = inner.register(mdl, length, flags, (x, st) -> {
+                                    registered.compareAndSet(false, NtStatus.STATUS_SUCCESS.equals(st));
+                                    c.complete(x, st);
+                                }, ctx);
+                                registered.compareAndSet(false, NtStatus.STATUS_SUCCESS.equals(r));
+                                return r;
+                            }
+
+                            @Override
+                            public NtStatus deregister(RequestCompletion c, Object ctx) {
+                                registered.set(false);
+                                return inner.deregister(c, ctx);
+                            }
+
+                            @Override
+                            public NtStatus close(CloseCompletion completion, Object ctx) {
+                                return registered.get() ? INVALID_DEVICE_STATE : inner.close(completion, ctx);
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:CL-4/close-callback-first",
+                "closing an MR with a request pending calls the close callback at once, before the request's completion")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
+                        AtomicInteger pending = new AtomicInteger();
+                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
+                            private RequestCompletion counted(RequestCompletion c) {
+                                pending.incrementAndGet();
+                                return (x, st) -> {
+                                    pending.decrementAndGet();
+                                    c.complete(x, st);
+                                };
+                            }
+
+                            private NtStatus settle(NtStatus r) {
+                                if (!r.isPending()) {
+                                    pending.decrementAndGet();
+                                }
+                                return r;
+                            }
+
+                            @Override
+                            public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
+                                return settle(inner.register(mdl, length, flags, counted(c), ctx));
+                            }
+
+                            @Override
+                            public NtStatus initializeFastRegister(int count, boolean remote, RequestCompletion c, Object ctx) {
+                                return settle(inner.initializeFastRegister(count, remote, counted(c), ctx));
+                            }
+
+                            @Override
+                            public NtStatus close(CloseCompletion completion, Object ctx) {
+                                if (pending.get() <= 0) {
+                                    return inner.close(completion, ctx);
+                                }
+                                NtStatus r = inner.close(x -> { }, ctx);
+                                EARLY.execute(() -> completion.complete(ctx));
+                                if (NtStatus.STATUS_SUCCESS.equals(r)) {
+                                    return NtStatus.STATUS_PENDING;
+                                }
+                                return r;
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:CL-5/close-leaves-requests", "closing a QP leaves its pending receives and sends without a completion")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    final Set<Object> orphans = ConcurrentHashMap.newKeySet();
+
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        Set<Object> mine = ConcurrentHashMap.newKeySet();
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            @Override
+                            public NtStatus receive(Object ctx, NdkSge[] sgl) {
+                                mine.add(ctx);
+                                return inner.receive(ctx, sgl);
+                            }
+
+                            @Override
+                            public NtStatus send(Object ctx, NdkSge[] sgl, int flags) {
+                                mine.add(ctx);
+                                return inner.send(ctx, sgl, flags);
+                            }
+
+                            @Override
+                            public NtStatus close(CloseCompletion completion, Object ctx) {
+                                orphans.addAll(mine);
+                                return inner.close(completion, ctx);
+                            }
+                        };
+                    }
+
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new FilteringCq(this, inner, e -> !(orphans.contains(e.requestContext()) && NtStatus.STATUS_CANCELLED.equals(e.status())));
+                    }
+                })).build());
+        out.add(fault("fault:CL-6/success-with-children", "closing a PD with live MRs or QPs returns STATUS_SUCCESS at once")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkPd pd(NdkPd inner) {
+                        return new SectionWrap.Pd(this, inner) {
+                            @Override
+                            public NtStatus close(CloseCompletion completion, Object ctx) {
+                                NtStatus r = inner.close(x -> { }, ctx);
+                                return r.isPending() ? NtStatus.STATUS_SUCCESS : r;
+                            }
+                        };
+                    }
+                })).build());
+    }
+
+    // ------------------------------------------------------------------ NDK_ADAPTER_INFO
+
+    private static void adapterInfo(List<NdkProvider> out) {
+        out.add(fault("fault:AI-1/frmr-8", "NDK_ADAPTER_INFO reports FRMRPageCount 8")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkAdapter adapter(NdkAdapter inner) {
+                        return new SectionWrap.Adapter(this, inner) {
+                            @Override
+                            public NdkAdapterInfo queryAdapterInfo() {
+                                NdkAdapterInfo i = inner.queryAdapterInfo();
+                                return new NdkAdapterInfo(i.version(), i.adapterFlags(), 8, i.maxRegistrationSize(), i.maxWindowSize(),
+                                        i.maxInitiatorRequestSge(), i.maxReceiveRequestSge(), i.maxReadRequestSge(), i.maxTransferLength(),
+                                        i.maxInlineDataSize(), i.maxInboundReadLimit(), i.maxOutboundReadLimit(), i.maxReceiveQueueDepth(),
+                                        i.maxInitiatorQueueDepth(), i.maxCqDepth());
                             }
                         };
                     }

@@ -509,11 +509,29 @@ public final class SessionTools implements AutoCloseable {
      * @return the op
      */
     public AsyncOp<NdkMr> startClose(NdkObject object, java.util.function.Consumer<AsyncOp<NdkMr>> inside) {
+        return startClose(object, inside, null);
+    }
+
+    /**
+     * As {@link #startClose(NdkObject, java.util.function.Consumer)}, handing the op to {@code before} just
+     * before the provider is called (so other code can watch a close whose callback may come before the
+     * call returns).
+     *
+     * @param object an object the property owns
+     * @param inside kit code to run inside the close callback, or null
+     * @param before receives the op before the call, or null
+     * @return the op
+     */
+    public AsyncOp<NdkMr> startClose(NdkObject object, java.util.function.Consumer<AsyncOp<NdkMr>> inside,
+                                     java.util.function.Consumer<AsyncOp<NdkMr>> before) {
         String kind = closeKind(object);
         Supplier<String> d = () -> kind + "()";
         AsyncOp<NdkMr> op = s.newOp(AsyncOp.Flavor.CLOSE, kind, d);
         if (inside != null) {
             op.runInsideCallback(inside);
+        }
+        if (before != null) {
+            before.accept(op);
         }
         if (owned.containsKey(object)) {
             owned.put(object, Boolean.TRUE);
@@ -625,6 +643,17 @@ public final class SessionTools implements AutoCloseable {
             throw Violations.of("MR-CREATE-2", c.call(), "STATUS_SUCCESS, inline or through the completion, for an MR on an open PD", c.describe());
         }
         return required(c);
+    }
+
+    /**
+     * NdkCreateCq, owned by the property.
+     *
+     * @param depth QueueDepth (ULONG)
+     * @return the CQ
+     */
+    public NdkCq createCq(int depth) {
+        return required(s.create("NdkCreateCq", () -> "NdkCreateCq(QueueDepth=" + u32(depth) + ")",
+                op -> s.adapter().createCq(depth, op.createCompletion(), op.context())));
     }
 
     /**

@@ -5,6 +5,8 @@ import org.junit.jupiter.api.TestFactory;
 import org.ndktck.tck.properties.DeregisterProperties;
 import org.ndktck.tck.properties.FastRegisterInitProperties;
 import org.ndktck.tck.properties.TokenProperties;
+import org.ndktck.tck.properties.CloseProperties;
+import org.ndktck.tck.properties.AdapterInfoProperties;
 import org.ndktck.tck.properties.DeferProperties;
 import org.ndktck.tck.properties.CqProperties;
 import org.ndktck.tck.properties.FlushProperties;
@@ -85,6 +87,12 @@ class SectionFaultsTest {
         for (String f : List.of("fault:DEF-2/entry-after-inline-failure", "fault:DEF-3/deferred-dropped", "fault:DEF-4/held-after-inline-failure")) {
             c.add(new Case(f, DeferProperties.class));
         }
+        for (String f : List.of("fault:CL-1/callback-after-success", "fault:CL-2/refuses-registered-mr", "fault:CL-5/close-leaves-requests",
+                "fault:CL-6/success-with-children")) {
+            c.add(new Case(f, CloseProperties.class));
+        }
+        c.add(new Case("fault:CL-4/close-callback-first", CloseProperties.class).with("completion", "pending"));
+        c.add(new Case("fault:AI-1/frmr-8", AdapterInfoProperties.class));
         return c;
     }
 
