@@ -3,6 +3,7 @@ package org.ndktck.tck.kit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
+/** A profiling aid, off by default: runs one rule's properties twice at 1000 tries ({@code -Dndk.tck.profileTag=MR-FR-4}). */
 class ProfileOneTest {
     @Test
     @EnabledIfSystemProperty(named = "ndk.tck.profileTag", matches = ".+")
