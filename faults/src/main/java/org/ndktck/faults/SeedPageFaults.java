@@ -10,9 +10,7 @@ import org.ndktck.reference.RuleCheck;
 import org.ndktck.reference.StandardChecks;
 import org.ndktck.spec.CreateCompletion;
 import org.ndktck.spec.CreateResult;
-import org.ndktck.spec.InvalidSettingException;
 import org.ndktck.spec.Mdl;
-import org.ndktck.spec.NdkAdapterFactory;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkObjectHeader;
 import org.ndktck.spec.NdkObjectType;
@@ -27,7 +25,6 @@ import org.ndktck.spec.RequestCompletion;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -223,61 +220,9 @@ public final class SeedPageFaults implements NdkProviderSource {
         return ReferenceProvider.builder().name(name).description(description);
     }
 
-    /**
-     * A fault whose rule needs a limit the kit reaches only with a smaller setting than the reference's default
-     * (e.g. {@code maxObjects}, {@code maxRegistrationSize}) carries that setting as its own default: its
-     * {@code configure} adds each default the user did not set, so {@code ./ndk-tck selftest} and
-     * {@code run --provider fault:ID} show the fault with default settings. A value the user gives wins.
-     *
-     * @param provider the fault
-     * @param defaults setting key to value, used when the key is absent
-     * @return the fault with those defaults
-     */
+    /** See {@link FaultDefaults#withDefaults}. */
     static NdkProvider withDefaults(NdkProvider provider, Map<String, String> defaults) {
-        return new WithDefaults(provider, Map.copyOf(defaults));
-    }
-
-    /** A fault provider with default settings of its own; see {@link #withDefaults}. */
-    static final class WithDefaults implements NdkProvider {
-        private final NdkProvider delegate;
-        private final Map<String, String> defaults;
-
-        WithDefaults(NdkProvider delegate, Map<String, String> defaults) {
-            this.delegate = delegate;
-            this.defaults = defaults;
-        }
-
-        /** @return the settings this fault adds when the user does not set them */
-        Map<String, String> defaults() {
-            return defaults;
-        }
-
-        @Override
-        public String name() {
-            return delegate.name();
-        }
-
-        @Override
-        public String description() {
-            return delegate.description();
-        }
-
-        @Override
-        public Map<String, String> settingDescriptions() {
-            return delegate.settingDescriptions();
-        }
-
-        @Override
-        public NdkAdapterFactory configure(Map<String, String> settings) throws InvalidSettingException {
-            Map<String, String> all = new LinkedHashMap<>(settings == null ? Map.of() : settings);
-            defaults.forEach(all::putIfAbsent);
-            return delegate.configure(all);
-        }
-
-        @Override
-        public String toString() {
-            return delegate + " with defaults " + defaults;
-        }
+        return FaultDefaults.withDefaults(provider, defaults);
     }
 
     private static NdkProvider wrapped(String name, String description, Supplier<Misbehaviour> misbehaviour) {

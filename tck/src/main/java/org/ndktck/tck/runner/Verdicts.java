@@ -143,7 +143,9 @@ public final class Verdicts {
                 } else if (failed.size() > 1) {
                     sb.append(f.property().propertyId()).append(": ");
                 }
-                sb.append(f.message() == null || f.message().isBlank() ? f.status() : f.message());
+                // a rule reported by another rule's property: that violation's own message, when the failure carries it
+                String own2 = f.property().ruleIds().contains(id) ? null : Failures.violationMessage(f.failure(), id).orElse(null);
+                sb.append(own2 != null ? own2 : f.message() == null || f.message().isBlank() ? f.status() : f.message());
             }
             if (!adv.isEmpty()) {
                 sb.append("\n\nadvisory: ").append(String.join("\nadvisory: ", adv));

@@ -109,6 +109,8 @@ class VerdictsTest {
         assertThat(v.get("T-NOTRUN").verdict()).isEqualTo("FAIL");
         assertThat(v.get("T-NOTRUN").selected()).isFalse();
         assertThat(v.get("T-NOTRUN").message()).startsWith("reported by P#other (T-OTHER)");
+        assertThat(v.get("T-NOTRUN").message()).as("the violation's own message, not the wrapper's")
+                .contains("[T-NOTRUN] completion after inline return").doesNotContain("wrapped");
         assertThat(v.get("T-GATED").verdict()).isEqualTo("UNTESTED");
         assertThat(v.get("T-GATED").message()).contains("not selected");
         assertThat(v.get("T-OPAQUE").verdict()).isEqualTo("NOT_TESTABLE");
