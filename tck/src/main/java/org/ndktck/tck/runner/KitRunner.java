@@ -404,7 +404,15 @@ public final class KitRunner {
                 // whatever happened, the report below is still written, with every rule and a note on the breakdown
                 notes.add("the run broke down: " + Failures.describe(e));
             }
-            RunReport report = report(result, notes, startedAt, (System.nanoTime() - start) / 1_000_000);
+            RunReport report;
+            try {
+                report = report(result, notes, startedAt, (System.nanoTime() - start) / 1_000_000);
+            } catch (RuntimeException | LinkageError e) {
+                // the outcomes could not be judged (a broken outcome, a provider whose adapter info throws): still
+                // write a report, with every rule and a note, rather than none
+                notes.add("the report of the outcomes could not be built: " + Failures.describe(e));
+                report = report(null, notes, startedAt, (System.nanoTime() - start) / 1_000_000);
+            }
             if (!written.compareAndSet(false, true)) {
                 return report;
             }
