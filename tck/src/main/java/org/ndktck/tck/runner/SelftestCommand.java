@@ -114,7 +114,8 @@ public final class SelftestCommand implements Callable<Integer> {
         }
         Files.createDirectories(reportDir);
         List<SelftestReport.FaultRow> rows = new ArrayList<>();
-        int w = Math.max(28, faultNames.stream().mapToInt(String::length).max().orElse(0));
+        int w = Math.max(28, java.util.stream.Stream.concat(faultNames.stream(), legalNames.stream())
+                .mapToInt(String::length).max().orElse(0));
         if (!quiet && !faultNames.isEmpty()) {
             out.printf(Locale.ROOT, "%-" + w + "s  %-14s  %-6s  %13s  %s%n", "FAULT", "RULE", "CAUGHT", "TIME TO CATCH", "RULES THAT FAILED");
         }
