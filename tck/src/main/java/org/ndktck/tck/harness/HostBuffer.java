@@ -59,13 +59,12 @@ public final class HostBuffer {
         paintGuard(firstPfn + pages);
         if (painted) {
             for (int i = 0; i < pages; i++) {
-                memory.poke(pfns[i], 0, pattern(i));
+                memory.poke(pfns[i], 0, sharedPattern(i));
             }
         }
     }
 
     private void paintGuard(long pfn) {
-        memory.fill(pfn, (byte) 0xA5);
         memory.markGuard(pfn);
     }
 
@@ -120,7 +119,7 @@ public final class HostBuffer {
      */
     public byte expectedByte(int page, int offset) {
         byte[] e = expected.get(page);
-        return e != null ? e[offset] : pattern(page)[offset];
+        return e != null ? e[offset] : sharedPattern(page)[offset];
     }
 
     /**
@@ -196,7 +195,7 @@ public final class HostBuffer {
             byte[] actual = memory.snapshot(pfns[p]);
             byte[] exp = expected.get(p);
             if (exp == null) {
-                exp = pattern(p);
+                exp = sharedPattern(p);
             }
             if (!Arrays.equals(actual, exp)) {
                 int i = Arrays.mismatch(actual, exp);
@@ -216,6 +215,17 @@ public final class HostBuffer {
      * every byte differs from its neighbours and from the same byte of other pages with high probability.
      */
     byte[] pattern(int page) {
+        return PATTERNS.computeIfAbsent(((long) pageSize << 40) ^ ((long) salt << 20) ^ page, k -> makePattern(page)).clone();
+    }
+
+    private byte[] sharedPattern(int page) {
+        return PATTERNS.computeIfAbsent(((long) pageSize << 40) ^ ((long) salt << 20) ^ page, k -> makePattern(page));
+    }
+
+    /** Patterns are pure functions of (PAGE_SIZE, salt, page): computed once per run. */
+    private static final java.util.concurrent.ConcurrentHashMap<Long, byte[]> PATTERNS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private byte[] makePattern(int page) {
         byte[] b = new byte[pageSize];
         long x = 0x9E3779B97F4A7C15L * (page + 1) ^ ((long) salt << 32) ^ 0x5DEECE66DL;
         for (int i = 0; i < pageSize; i += 8) {

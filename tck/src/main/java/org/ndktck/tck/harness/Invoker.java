@@ -23,7 +23,10 @@ import java.util.function.Supplier;
  * <p>Why a caller thread and not a watchdog: a watchdog cannot free a thread blocked in provider code
  * that ignores interrupts. The hand-off costs about 1 microsecond a call while the caller thread is
  * busy (both sides spin for a few microseconds before they park); the kit batches the calls of session
- * set-up and tear-down into one hand-off ({@link #batch}).
+ * set-up and tear-down into one hand-off ({@link #batch}); a property runs its whole try's provider
+ * interaction as one batch ({@link NdkSession#inTry}), so a try costs one hand-off, and every provider
+ * call in it still has its own bound: the waiting property thread watches the start time of the call the
+ * caller thread is in.
  *
  * <p><b>Exceptions.</b> A {@link RuntimeException} or {@link Error} thrown by the provider becomes
  * {@code RuleViolation("GEN-EXC-1", ...)} with the exception as cause.
@@ -55,8 +58,14 @@ public final class Invoker {
         this.owner = owner;
     }
 
-    /** @return the invoker owned by the current thread (the property thread) */
+    /**
+     * @return the invoker owned by the current thread (the property thread); on a caller thread, the
+     *     invoker it works for
+     */
     public static Invoker forCurrentThread() {
+        if (Thread.currentThread() instanceof CallerThread ct) {
+            return ct.owner;
+        }
         return OWNED.get();
     }
 
@@ -101,7 +110,7 @@ public final class Invoker {
             } finally {
                 t.kind = k;
                 t.detail = d;
-                t.bound = b;
+                t.bound = Math.max(b, kitCodeBound());
                 t.start = System.nanoTime();
             }
         }
@@ -167,6 +176,12 @@ public final class Invoker {
         }
     }
 
+    /** The bound of kit code between two calls of a batch: a call bound plus a completion bound, so the kit's own waits fail first. */
+    private static long kitCodeBound() {
+        Bounds b = Bounds.current();
+        return b.callNanos() + b.completionNanos();
+    }
+
     private long boundFor(String kind) {
         Bounds b = Bounds.current();
         return HUNG_KINDS.contains(kind) ? b.knownHungNanos() : b.callNanos();
@@ -184,8 +199,17 @@ public final class Invoker {
             ct.start();
             caller = ct;
         }
-        Task t = new Task(body, owner);
-        t.step(kind, detail, isBatch ? Bounds.current().callNanos() : boundFor(kind));
+        CurrentProperty.Info property = CurrentProperty.get();
+        Supplier<T> withProperty = property == null ? body : () -> {
+            CurrentProperty.set(property);
+            try {
+                return body.get();
+            } finally {
+                CurrentProperty.clear();
+            }
+        };
+        Task t = new Task(withProperty, owner);
+        t.step(kind, detail, isBatch ? kitCodeBound() : boundFor(kind));
         ct.post(t);
         long spinEnd = System.nanoTime() + WAIT_SPIN_NANOS;
         boolean interrupted = false;

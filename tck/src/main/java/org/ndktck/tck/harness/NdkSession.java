@@ -128,11 +128,16 @@ public final class NdkSession implements AutoCloseable {
     /**
      * The end of an asynchronous call.
      *
-     * @param call     the call and its arguments in hex
+     * @param callText the call and its arguments in hex (built only when asked for)
      * @param returned the status the call returned
      * @param status   the final status: {@code returned}, or the completion's status after STATUS_PENDING
      */
-    public record Outcome(String call, NtStatus returned, NtStatus status) {
+    public record Outcome(Supplier<String> callText, NtStatus returned, NtStatus status) {
+        /** @return the call and its arguments in hex */
+        public String call() {
+            return callText.get();
+        }
+
         /** @return true when the call ended in STATUS_SUCCESS */
         public boolean succeeded() {
             return NtStatus.STATUS_SUCCESS.equals(status);
@@ -147,13 +152,18 @@ public final class NdkSession implements AutoCloseable {
     /**
      * The end of a create call.
      *
-     * @param call     the call
+     * @param callText the call (built only when asked for)
      * @param returned the status the call returned
      * @param status   the final status
      * @param object   the object (from the out parameter or the completion), or null when it failed
      * @param <T>      the object type
      */
-    public record Created<T extends NdkObject>(String call, NtStatus returned, NtStatus status, T object) {
+    public record Created<T extends NdkObject>(Supplier<String> callText, NtStatus returned, NtStatus status, T object) {
+        /** @return the call in hex */
+        public String call() {
+            return callText.get();
+        }
+
         /** @return true when the create ended in STATUS_SUCCESS */
         public boolean succeeded() {
             return NtStatus.STATUS_SUCCESS.equals(status);
@@ -168,12 +178,17 @@ public final class NdkSession implements AutoCloseable {
     /**
      * The end of a work request.
      *
-     * @param call     the call and its arguments in hex
+     * @param callText the call and its arguments in hex (built only when asked for)
      * @param returned the status the post returned
      * @param status   the final status: the CQ entry's status after a SUCCESS return, else {@code returned}
      * @param entry    the CQ entry, or null (inline failure)
      */
-    public record WrOutcome(String call, NtStatus returned, NtStatus status, NdkResultEx entry) {
+    public record WrOutcome(Supplier<String> callText, NtStatus returned, NtStatus status, NdkResultEx entry) {
+        /** @return the call and its arguments in hex */
+        public String call() {
+            return callText.get();
+        }
+
         /** @return true when the request completed with STATUS_SUCCESS */
         public boolean succeeded() {
             return NtStatus.STATUS_SUCCESS.equals(status);
@@ -292,6 +307,23 @@ public final class NdkSession implements AutoCloseable {
             throw e;
         }
         return s;
+    }
+
+    /**
+     * Runs one try's provider interaction: opens a session, runs {@code body}, closes the session, all on
+     * the invoker's caller thread in one hand-off ({@link Invoker#batch}), so the try pays for one
+     * thread switch while every provider call in it keeps its own time bound. jqwik state (statistics,
+     * reporting) must be used outside {@code body}; {@code Assume} inside it works.
+     *
+     * @param body what the try does with the session
+     */
+    public static void inTry(Consumer<NdkSession> body) {
+        Invoker.forCurrentThread().batch("one try of the property", () -> {
+            try (NdkSession s = open()) {
+                body.accept(s);
+            }
+            return null;
+        });
     }
 
     // ------------------------------------------------------------------ accessors
@@ -460,7 +492,7 @@ public final class NdkSession implements AutoCloseable {
                 throw Violations.of("GEN-CB-3", detail.get(), "a successful create completion carries the new object",
                         "the completion carried " + st + " and no object (null)");
             }
-            return new Created<>(detail.get(), r.status(), st, NtStatus.STATUS_SUCCESS.equals(st) ? obj : null);
+            return new Created<>(detail, r.status(), st, NtStatus.STATUS_SUCCESS.equals(st) ? obj : null);
         }
         RuleViolation early = op.check();
         if (early != null) {
@@ -470,7 +502,7 @@ public final class NdkSession implements AutoCloseable {
             throw Violations.of("GEN-CB-4", detail.get(), "STATUS_SUCCESS returns the new object in the out parameter",
                     "STATUS_SUCCESS with no object (null)");
         }
-        return new Created<>(detail.get(), r.status(), r.status(), NtStatus.STATUS_SUCCESS.equals(r.status()) ? r.object() : null);
+        return new Created<>(detail, r.status(), r.status(), NtStatus.STATUS_SUCCESS.equals(r.status()) ? r.object() : null);
     }
 
     /**
@@ -574,7 +606,7 @@ public final class NdkSession implements AutoCloseable {
                 throw early;
             }
         }
-        return new Outcome(op.detail(), r, st);
+        return new Outcome(op::detail, r, st);
     }
 
     private MrState state(NdkMr mr) {
@@ -860,13 +892,13 @@ public final class NdkSession implements AutoCloseable {
     public WrOutcome complete(WorkRequest wr) {
         NtStatus r = wr.returned;
         if (!NtStatus.STATUS_SUCCESS.equals(r)) {
-            return new WrOutcome(wr.detail(), r, r, null);
+            return new WrOutcome(wr::detail, r, r, null);
         }
         if (wr.silent) {
-            return new WrOutcome(wr.detail(), r, r, null);
+            return new WrOutcome(wr::detail, r, r, null);
         }
         awaitEntry(wr);
-        return new WrOutcome(wr.detail(), r, wr.entry.status(), wr.entry);
+        return new WrOutcome(wr::detail, r, wr.entry.status(), wr.entry);
     }
 
     /**
