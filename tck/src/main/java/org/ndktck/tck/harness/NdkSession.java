@@ -255,7 +255,7 @@ public final class NdkSession implements AutoCloseable {
     private final Side target = new Side("target");
     private final Side peer = new Side("peer");
     private final ConcurrentLinkedQueue<AsyncOp<?>> ops = new ConcurrentLinkedQueue<>();
-    private final Map<Object, WorkRequest> posted = Collections.synchronizedMap(new IdentityHashMap<>());
+    final Map<Object, WorkRequest> posted = Collections.synchronizedMap(new IdentityHashMap<>());
     private final ConcurrentLinkedQueue<MrState> mrs = new ConcurrentLinkedQueue<>();
     private final List<NdkLogicalAddressMapping> lams = new ArrayList<>();
     private final List<HostBuffer> buffers = new ArrayList<>();
@@ -572,7 +572,7 @@ public final class NdkSession implements AutoCloseable {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private <T extends NdkObject> AsyncOp<T> newOp(AsyncOp.Flavor flavor, String kind, Supplier<String> detail) {
+    <T extends NdkObject> AsyncOp<T> newOp(AsyncOp.Flavor flavor, String kind, Supplier<String> detail) {
         AsyncOp<T> op = new AsyncOp<>(flavor, kind, detail);
         Consumer<AsyncOp<?>> action = nextInsideCallback;
         if (action != null) {
@@ -583,7 +583,7 @@ public final class NdkSession implements AutoCloseable {
         return op;
     }
 
-    private Outcome finish(AsyncOp<?> op, NtStatus r, String tableRule, String allowed) {
+    Outcome finish(AsyncOp<?> op, NtStatus r, String tableRule, String allowed) {
         if (r == null) {
             throw Violations.of(tableRule, op.detail(), allowed, "the provider returned null instead of an NTSTATUS");
         }
@@ -861,7 +861,7 @@ public final class NdkSession implements AutoCloseable {
         };
     }
 
-    private WorkRequest post(NdkQp qp, NdkOperationType type, String kind, Supplier<String> detail, int flags,
+    WorkRequest post(NdkQp qp, NdkOperationType type, String kind, Supplier<String> detail, int flags,
                              Function<Object, NtStatus> call) {
         boolean onUnconnected = qp == unconnected && unconnected != null;
         Side side = qp == peer.qp ? peer : target;
@@ -984,7 +984,7 @@ public final class NdkSession implements AutoCloseable {
         return out;
     }
 
-    private void accept(NdkCq cq, NdkResultEx e) {
+    void accept(NdkCq cq, NdkResultEx e) {
         if (e == null) {
             throw Violations.of("CQ-1", "NdkGetCqResultsEx", "every counted entry filled", "a null entry");
         }
