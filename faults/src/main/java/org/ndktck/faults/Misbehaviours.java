@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 
 import org.ndktck.spec.CreateCompletion;
 import org.ndktck.spec.CreateResult;
+import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkObject;
 import org.ndktck.spec.NdkObjectHeader;
 import org.ndktck.spec.NdkObjectType;
@@ -264,7 +265,10 @@ public final class Misbehaviours {
 
     // ------------------------------------------------------------------ objects
 
-    /** NdkCreateMr: STATUS_SUCCESS inline, but the out parameter stays null (the MR made is leaked). */
+    /**
+     * NdkCreateMr: STATUS_SUCCESS inline, but the out parameter stays null. The MR the reference made is closed
+     * again at once, so the PD's close does not wait for an MR the consumer never saw (one breach, not two).
+     */
     static final class SuccessWithoutObject implements Hooks {
         @Override
         public <T extends NdkObject> CreateResult<T> create(NdkCall call, CreateCompletion<T> completion, Object context,
@@ -274,6 +278,10 @@ public final class Misbehaviours {
             }
             CreateResult<T> r = Await.create(inner, completion, context);
             if (r != null && NtStatus.STATUS_SUCCESS.equals(r.status())) {
+                if (r.object() instanceof NdkMr made) {
+                    made.close((ctx) -> {
+                    }, null);
+                }
                 return new CreateResult<>(NtStatus.STATUS_SUCCESS, null);
             }
             return r;
