@@ -34,6 +34,7 @@ final class FaultRun {
 
     private final Map<String, String> params = new LinkedHashMap<>();
     private final List<String> tags = new ArrayList<>();
+    private final List<String> witnesses = new ArrayList<>();
 
     private FaultRun(String provider) {
         params.put("ndk.tck.provider", provider);
@@ -68,6 +69,16 @@ final class FaultRun {
         return this;
     }
 
+    /**
+     * Properties to run instead of every property when some rule of {@link #rules} has no property of its own
+     * (a rule the harness checks in passing): the tags of properties known to make the calls the fault
+     * disturbs. Without witnesses such a run selects every property, as {@code selftest} does.
+     */
+    FaultRun witnesses(String... ruleIds) {
+        witnesses.addAll(List.of(ruleIds));
+        return this;
+    }
+
     private LauncherDiscoveryRequest request(List<String> withTags) {
         LauncherDiscoveryRequestBuilder b = LauncherDiscoveryRequestBuilder.request().selectors(selectPackage(KIT_PACKAGE))
                 .configurationParameters(params);
@@ -93,25 +104,33 @@ final class FaultRun {
                 selected.add(t);
             }
         }
-        boolean everything = tags.isEmpty() || selected.size() < tags.size();
-        RunLedger.reset();
+        boolean ownProperties = !tags.isEmpty() && selected.size() == tags.size();
+        if (!ownProperties && !witnesses.isEmpty()) {
+            selected.addAll(witnesses);
+        }
+        boolean everything = !ownProperties && witnesses.isEmpty();
+        LauncherDiscoveryRequest request = request(everything ? List.of() : selected);
         Launcher launcher = LauncherFactory.create();
+        long planned = launcher.discover(request).countTestIdentifiers(TestIdentifier::isTest);
+        RunLedger.reset();
         long start = System.nanoTime();
-        launcher.execute(request(everything ? List.of() : selected));
+        launcher.execute(request);
         long millis = (System.nanoTime() - start) / 1_000_000;
-        return new Result(params.get("ndk.tck.provider"), everything, RunLedger.properties(), RunLedger.advisories(), millis);
+        return new Result(params.get("ndk.tck.provider"), everything ? List.of() : List.copyOf(selected), planned,
+                RunLedger.properties(), RunLedger.advisories(), millis);
     }
 
     /**
      * The outcome of one run.
      *
      * @param provider   the provider's name
-     * @param everything true when every property ran (some asked-for rule has no property of its own)
+     * @param selection  the tags selected, empty when every property ran
+     * @param planned    how many properties the selection holds
      * @param properties the ledger's records, in execution order
      * @param advisories SHOULD-level findings
      * @param millis     wall time of the run
      */
-    record Result(String provider, boolean everything, List<RunLedger.PropertyRecord> properties,
+    record Result(String provider, List<String> selection, long planned, List<RunLedger.PropertyRecord> properties,
                   List<RunLedger.Advisory> advisories, long millis) {
 
         static Set<String> charged(RunLedger.PropertyRecord r) {
@@ -144,7 +163,7 @@ final class FaultRun {
         /** @return a readable account: one line per property, failures with their first message lines */
         String describe() {
             StringBuilder b = new StringBuilder(provider + ": " + properties.size() + " properties in " + millis + " ms"
-                    + (everything ? " (every property)" : "") + "\n");
+                    + (selection.isEmpty() ? " (every property)" : " (tags " + selection + ")") + "\n");
             for (RunLedger.PropertyRecord r : properties) {
                 b.append("  ").append(r.status()).append(' ').append(r.property()).append(' ').append(r.ruleIds())
                         .append(" tries=").append(r.tries()).append(' ').append(r.durationMillis()).append(" ms");

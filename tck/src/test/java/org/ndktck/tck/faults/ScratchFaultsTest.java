@@ -2,6 +2,7 @@ package org.ndktck.tck.faults;
 
 import org.junit.jupiter.api.Test;
 
+@org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "scratch.provider", matches = ".+")
 class ScratchFaultsTest {
     @Test
     void run() {
