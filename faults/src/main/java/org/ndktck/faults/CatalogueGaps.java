@@ -27,9 +27,12 @@ import org.ndktck.spec.NtStatus;
  *       are 2^31 or more (negative) passes, as does every truncation that passes {@code overflow32};</li>
  *   <li>{@code signed}: Length compared as a signed 64-bit value, so every Length of 2^63 or more passes.</li>
  * </ul>
- * For NdkFastRegister the limit is AdapterPageCount × PAGE_SIZE − FBO (MR-FR-3); for NdkRegisterMr it is the
- * chain's total ByteCount (MR-REG-13) and, with the same arithmetic, MaxRegistrationSize (MR-REG-10, which
- * would otherwise stop the huge values first).
+ * For NdkFastRegister the limit is AdapterPageCount × PAGE_SIZE − FBO (MR-FR-3); the kit branch's
+ * {@code SeedPageFaults} already has the first and the last there ({@code fault:MR-FR-3/length-32bit},
+ * {@code fault:MR-FR-3/signed}), so this class adds {@code fault:MR-FR-3/signed32}. For NdkRegisterMr the
+ * limit is the chain's total ByteCount (MR-REG-13) and, with the same arithmetic, MaxRegistrationSize
+ * (MR-REG-10, which would otherwise stop the huge values first): {@code fault:MR-REG-13/overflow32} and
+ * {@code fault:MR-REG-13/signed}.
  */
 public final class CatalogueGaps {
     private CatalogueGaps() {
@@ -67,12 +70,8 @@ public final class CatalogueGaps {
     /** @return the providers */
     public static List<NdkProvider> providers() {
         List<NdkProvider> out = new ArrayList<>();
-        out.add(frLength("overflow32", LengthCompare.OVERFLOW32,
-                "NdkFastRegister compares Length with AdapterPageCount x PAGE_SIZE - FBO after truncating it to 32 bits"));
         out.add(frLength("signed32", LengthCompare.SIGNED32,
                 "NdkFastRegister compares Length truncated to a signed 32-bit value, so Lengths of 2^31 and more pass"));
-        out.add(frLength("signed", LengthCompare.SIGNED,
-                "NdkFastRegister compares Length as a signed 64-bit value, so Lengths of 2^63 and more pass"));
         out.add(regLength("overflow32", LengthCompare.OVERFLOW32,
                 "NdkRegisterMr compares Length with the chain's ByteCount (and MaxRegistrationSize) after truncating it to 32 bits"));
         out.add(regLength("signed", LengthCompare.SIGNED,

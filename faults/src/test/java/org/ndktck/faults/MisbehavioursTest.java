@@ -101,7 +101,7 @@ class MisbehavioursTest {
     @ParameterizedTest
     @ValueSource(strings = {"inline", "pending"})
     void completesWithAForeignContext(String completion) throws Exception {
-        try (Bench b = new Bench("fault:GEN-CB-1/foreign-context", completion)) {
+        try (Bench b = new Bench("fault:GEN-CB-1/previous-request-context", completion)) {
             Bench.Recorder first = new Bench.Recorder();
             Bench.Recorder second = new Bench.Recorder();
             assertThat(register(b, b.newMr(), first, "first")).isEqualTo(NtStatus.STATUS_PENDING);
