@@ -9,6 +9,7 @@ import java.util.List;
 import org.ndktck.reference.FastRegisterRequest;
 import org.ndktck.reference.Pieces;
 import org.ndktck.reference.RegisterMrRequest;
+import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkProvider;
 import org.ndktck.spec.NtStatus;
 
@@ -76,7 +77,48 @@ public final class CatalogueGaps {
                 "NdkRegisterMr compares Length with the chain's ByteCount (and MaxRegistrationSize) after truncating it to 32 bits"));
         out.add(regLength("signed", LengthCompare.SIGNED,
                 "NdkRegisterMr compares Length with the chain's ByteCount (and MaxRegistrationSize) as a signed 64-bit value"));
+        out.add(Variants.wrapped("fault:MR-REG-3/va-as-page-frames",
+                "NdkRegisterMr takes the region's page frames from the MDL virtual address (VA / PAGE_SIZE), not from the MDL",
+                () -> new VaAsPageFrames(NdkCall.REGISTER_MR)));
         return out;
+    }
+
+    /**
+     * Hands the wrapped provider a copy of the consumer's MDL chain whose page frames are the virtual address
+     * divided by PAGE_SIZE: what a provider that dereferences MmGetMdlVirtualAddress instead of using the MDL's
+     * PFN array does (MR-REG-3, LAM-5). Bytes then move to and from frames the consumer never handed over.
+     */
+    static final class VaAsPageFrames implements Hooks {
+        /** The longest chain copied; a longer (or cyclic) chain is passed on as it is. */
+        private static final int MAX_MDLS = 1 << 16;
+        private final NdkCall call;
+
+        VaAsPageFrames(NdkCall call) {
+            this.call = call;
+        }
+
+        @Override
+        public Mdl mdl(NdkCall c, Mdl first) {
+            if (c != call || first == null) {
+                return first;
+            }
+            List<Mdl> copies = new ArrayList<>();
+            for (Mdl m = first; m != null; m = m.next()) {
+                if (copies.size() == MAX_MDLS) {
+                    return first;
+                }
+                int shift = Integer.numberOfTrailingZeros(m.pageSize());
+                long[] pfns = new long[m.pfns().length];
+                for (int i = 0; i < pfns.length; i++) {
+                    pfns[i] = (m.startVa() >>> shift) + i;
+                }
+                copies.add(new Mdl(m.pageSize(), m.startVa(), m.byteOffset(), m.byteCount(), pfns));
+            }
+            for (int i = 0; i + 1 < copies.size(); i++) {
+                copies.get(i).setNext(copies.get(i + 1));
+            }
+            return copies.isEmpty() ? first : copies.get(0);
+        }
     }
 
     private static NtStatus fail(boolean ok) {

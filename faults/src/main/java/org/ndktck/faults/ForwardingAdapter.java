@@ -90,7 +90,7 @@ public final class ForwardingAdapter implements NdkAdapter {
     public NtStatus buildLam(Mdl mdl, long length, RequestCompletion completion, Object requestContext,
                              NdkLogicalAddressMapping lam) {
         return hooks.call(NdkCall.BUILD_LAM, () -> hooks.request(NdkCall.BUILD_LAM, completion, requestContext,
-                (c, x) -> inner.buildLam(mdl, length, c, x, lam)));
+                (c, x) -> inner.buildLam(hooks.mdl(NdkCall.BUILD_LAM, mdl), length, c, x, lam)));
     }
 
     @Override

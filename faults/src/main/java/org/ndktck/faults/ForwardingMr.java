@@ -46,7 +46,7 @@ public final class ForwardingMr implements NdkMr, Unwrappable {
     @Override
     public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion completion, Object requestContext) {
         return hooks.call(NdkCall.REGISTER_MR, () -> hooks.request(NdkCall.REGISTER_MR, completion, requestContext,
-                (c, x) -> inner.register(mdl, length, flags, c, x)));
+                (c, x) -> inner.register(hooks.mdl(NdkCall.REGISTER_MR, mdl), length, flags, c, x)));
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 import org.ndktck.spec.CloseCompletion;
 import org.ndktck.spec.CreateCompletion;
 import org.ndktck.spec.CreateResult;
+import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkObject;
 import org.ndktck.spec.NdkObjectHeader;
 import org.ndktck.spec.NdkOperationType;
@@ -133,6 +134,18 @@ public interface Hooks {
      */
     default NtStatus post(NdkCall call, ForwardingQp qp, NdkOperationType type, Object context, Supplier<NtStatus> inner) {
         return inner.get();
+    }
+
+    /**
+     * The MDL chain the wrapped provider is given (NdkRegisterMr, NdkBuildLam); a fault may hand it another
+     * chain, for example one whose page frames come from the virtual address.
+     *
+     * @param call which call
+     * @param mdl  the consumer's first MDL (may be null)
+     * @return the first MDL the wrapped provider sees
+     */
+    default Mdl mdl(NdkCall call, Mdl mdl) {
+        return mdl;
     }
 
     /**
