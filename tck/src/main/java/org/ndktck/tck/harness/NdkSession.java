@@ -842,6 +842,27 @@ public final class NdkSession implements AutoCloseable {
         return new Lam(lam, lam.fbo(), (int) count, pages);
     }
 
+    /**
+     * NdkBuildLam with a buffer of {@code lamSizeBytes} bytes (0: none), awaited; for the kit's general
+     * properties (STATUS_BUFFER_TOO_SMALL is an inline or completion result like any other). The mapping is
+     * released at close when it succeeded.
+     *
+     * @param mdl          the chain
+     * @param length       bytes (unsigned)
+     * @param lamSizeBytes {@code *pLAMSize} offered (ULONG)
+     * @return the outcome
+     */
+    public Outcome buildLamRaw(Mdl mdl, long length, int lamSizeBytes) {
+        NdkLogicalAddressMapping lam = new NdkLogicalAddressMapping(lamSizeBytes);
+        Outcome o = buildLamOnce(mdl, length, lam);
+        if (o.succeeded()) {
+            synchronized (lams) {
+                lams.add(lam);
+            }
+        }
+        return o;
+    }
+
     private Outcome buildLamOnce(Mdl mdl, long length, NdkLogicalAddressMapping lam) {
         int offered = lam.lamSize();
         Supplier<String> d = () -> "NdkBuildLam(Mdl=" + mdl + ", Length=" + u64(length) + ", *pLAMSize=" + u32(offered) + ")";
