@@ -164,6 +164,14 @@ public final class SessionTools implements AutoCloseable {
         return va;
     }
 
+    /**
+     * @param b bytes
+     * @return each byte complemented: data that differs from {@code b} in every byte
+     */
+    public static byte[] complement(byte[] b) {
+        return Probes.complement(b);
+    }
+
     // ------------------------------------------------------------------ QPs
 
     /** @return the target's connected QP (created on first use) */

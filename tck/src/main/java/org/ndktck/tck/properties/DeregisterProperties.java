@@ -46,10 +46,8 @@ public class DeregisterProperties {
     @NdkRule("MR-DEREG-2")
     @Tag("MR-DEREG-2")
     void deregisteringARegisteredMrSucceeds(@ForAll("validRegistrations") RegPlan plan) {
-        SectionChecks.cover("case", plan.edge());
-        try (NdkSession s = NdkSession.open()) {
-            SectionChecks.batch(s, () -> deregister(s, plan));
-        }
+        Checks.cover("case", plan.edge(), this::validRegistrations, RegPlan::edge);
+        NdkSession.inTry(s -> deregister(s, plan));
     }
 
     private static void deregister(NdkSession s, RegPlan plan) {
@@ -97,9 +95,11 @@ public class DeregisterProperties {
     @NdkRule("MR-DEREG-3")
     @Tag("MR-DEREG-3")
     void tokensGrantNothingAfterDeregistration(@ForAll("staleProbes") Stale t) {
-        try (NdkSession s = NdkSession.open(); SessionTools tools = SessionTools.of(s)) {
-            SectionChecks.batch(s, () -> stale(s, tools, t));
-        }
+        NdkSession.inTry(s -> {
+            try (SessionTools tools = SessionTools.of(s)) {
+                stale(s, tools, t);
+            }
+        });
     }
 
     private static void stale(NdkSession s, SessionTools tools, Stale t) {

@@ -12,31 +12,11 @@ import java.util.function.Consumer;
 
 /**
  * Checks shared by the properties of the sections after the three seed pages (deregistration to adapter
- * information): status tables of MUST (fail) / SHOULD (code) rules, the outcome of a valid registration,
- * and coverage guards of the generators.
+ * information), next to {@link Checks}: the outcome of a valid registration, and coverage guards of
+ * generators whose classes are not their edge cases.
  */
 final class SectionChecks {
     private SectionChecks() {
-    }
-
-    /**
-     * MUST (fail) / SHOULD (code): the call must not succeed; an error other than the listed status is a
-     * SHOULD-level finding recorded in the RunLedger (RunLedger.advisory).
-     *
-     * @param rule     the rule
-     * @param call     the call in hex
-     * @param status   the final status
-     * @param describe how the call ended
-     * @param listed   the listed status, or null when any error is as good as another
-     * @param expected what the rule requires, for the message
-     */
-    static void mustFail(String rule, String call, NtStatus status, String describe, NtStatus listed, String expected) {
-        if (status == null || NtStatus.STATUS_SUCCESS.equals(status)) {
-            throw Violations.of(rule, call, expected, describe);
-        }
-        if (listed != null && !listed.equals(status)) {
-            Violations.advisory(rule, call, listed.toString(), describe);
-        }
     }
 
     /**
@@ -53,22 +33,6 @@ final class SectionChecks {
         if (!o.succeeded()) {
             throw Violations.of("MR-REG-10", o.call(), "STATUS_SUCCESS for a valid registration", o.describe());
         }
-    }
-
-    /**
-     * Runs a property's body on the session's caller thread in one hand-off ({@code Invoker.batch}): every
-     * provider call in it is still bounded on its own (GEN-TIME-1) and checked for exceptions (GEN-EXC-1),
-     * but the calls cost no thread hand-off each. The body must not use jqwik's thread-bound services
-     * (statistics, coverage): call those before or after.
-     *
-     * @param s    the session
-     * @param body the body
-     */
-    static void batch(NdkSession s, Runnable body) {
-        s.invoker().batch(CurrentProperty.primaryRule("kit") + " property body", () -> {
-            body.run();
-            return null;
-        });
     }
 
     /**
