@@ -1,6 +1,7 @@
 package com.example.ndk;
 
 import org.junit.platform.suite.api.ConfigurationParameter;
+import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 import org.junit.platform.suite.api.SuiteDisplayName;
@@ -19,6 +20,8 @@ import org.junit.platform.suite.api.SuiteDisplayName;
 @Suite
 @SuiteDisplayName("NDK conformance kit against the reference provider")
 @SelectPackages("org.ndktck.tck.properties")
+// the kit's property classes are named *Properties, which the suite's default class name pattern (*Test) skips
+@IncludeClassNamePatterns(".*")
 @ConfigurationParameter(key = "ndk.tck.provider", value = "reference")
 @ConfigurationParameter(key = "ndk.tck.set.completion", value = "pending")
 @ConfigurationParameter(key = "jqwik.database", value = "target/jqwik-database")

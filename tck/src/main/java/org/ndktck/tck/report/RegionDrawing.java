@@ -82,7 +82,7 @@ public final class RegionDrawing {
                 s.append(String.format(Locale.ROOT, "<rect class=\"page\" data-page=\"%d\" x=\"%.1f\" y=\"40\" width=\"%.1f\" height=\"44\"/>",
                         i, x0, Math.max(1, x1 - x0)));
                 if (x1 - x0 > 46) {
-                    s.append(String.format(Locale.ROOT, "<text class=\"page-label\" x=\"%.1f\" y=\"80\">page %d</text>", x0 + 3, i));
+                    s.append(String.format(Locale.ROOT, "<text class=\"page-label\" x=\"%.1f\" y=\"81\">page %d</text>", x0 + 3, i));
                 }
             }
         } else {
@@ -96,9 +96,9 @@ public final class RegionDrawing {
         // region
         double r0 = x(regionStart, dlo, dspan);
         double r1 = x(regionEnd, dlo, dspan);
-        s.append(String.format(Locale.ROOT, "<rect class=\"region\" x=\"%.1f\" y=\"50\" width=\"%.1f\" height=\"24\"/>", r0, Math.max(2, r1 - r0)));
+        s.append(String.format(Locale.ROOT, "<rect class=\"region\" x=\"%.1f\" y=\"46\" width=\"%.1f\" height=\"22\"/>", r0, Math.max(2, r1 - r0)));
         if (r1 - r0 > 120) {
-            s.append(String.format(Locale.ROOT, "<text class=\"label region-label\" x=\"%.1f\" y=\"66\">region [FBO, FBO + Length)</text>", r0 + 6));
+            s.append(String.format(Locale.ROOT, "<text class=\"label region-label\" x=\"%.1f\" y=\"61\">region [FBO, FBO + Length)</text>", r0 + 6));
         }
         // FBO
         s.append(String.format(Locale.ROOT, "<line class=\"fbo\" x1=\"%.1f\" y1=\"30\" x2=\"%.1f\" y2=\"92\"/>", r0, r0));

@@ -52,8 +52,8 @@ public final class ProviderLoader {
                 throw new UsageException("cannot read provider jar " + jar + ": permission denied", hint);
             }
             if (Files.isRegularFile(jar)) {
-                try (JarFile ignored = new JarFile(jar.toFile())) {
-                    // opens: it is a jar
+                try (JarFile opened = new JarFile(jar.toFile())) {
+                    opened.getManifest(); // opens and reads: it is a jar
                 } catch (IOException e) {
                     throw new UsageException("cannot read provider jar " + jar + ": not a jar (" + e.getMessage() + ")", hint);
                 }
