@@ -42,6 +42,8 @@ public final class Invoker {
     private static final long WAIT_SPIN_NANOS = 20_000;
     /** Spin of an idle caller thread before it parks, in nanoseconds. */
     private static final long IDLE_SPIN_NANOS = 50_000;
+    /** Longest the waiting property thread sleeps before it looks at the caller thread's current call again. */
+    private static final long POLL_NANOS = 5_000_000;
     /** After this many abandoned threads the kit stops calling the provider at all. */
     static final int MAX_ABANDONED = 64;
 
@@ -239,7 +241,8 @@ public final class Invoker {
             if (now - spinEnd < 0) {
                 Thread.onSpinWait();
             } else {
-                LockSupport.parkNanos(this, deadline - now);
+                // wake up now and then: a nested call may have started with a shorter bound than the one slept on
+                LockSupport.parkNanos(this, Math.min(deadline - now, POLL_NANOS));
                 if (Thread.interrupted()) {
                     interrupted = true;
                 }

@@ -265,6 +265,10 @@ public final class NdkSession implements AutoCloseable {
     private boolean qpsReady;
     private boolean closed;
     private volatile Consumer<AsyncOp<?>> nextInsideCallback;
+    /** Set when the try already failed: tear-down then closes everything without waiting for close completions. */
+    private volatile boolean failing;
+    /** Objects the provider handed over outside the kit's bookkeeping (e.g. with a violation): closed at tear-down. */
+    private final ConcurrentLinkedQueue<NdkObject> orphans = new ConcurrentLinkedQueue<>();
 
     private NdkSession(ProviderUnderTest put) {
         this.put = put;
@@ -319,9 +323,19 @@ public final class NdkSession implements AutoCloseable {
      */
     public static void inTry(Consumer<NdkSession> body) {
         Invoker.forCurrentThread().batch("one try of the property", () -> {
-            try (NdkSession s = open()) {
+            NdkSession s = open();
+            try {
                 body.accept(s);
+            } catch (RuntimeException | Error e) {
+                s.failing = true;
+                try {
+                    s.close();
+                } catch (RuntimeException | Error suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
             }
+            s.close();
             return null;
         });
     }
@@ -482,6 +496,7 @@ public final class NdkSession implements AutoCloseable {
         op.returned(r.status());
         if (r.status().isPending()) {
             if (r.object() != null) {
+                orphans.add(r.object());
                 throw Violations.of("GEN-CB-3", detail.get(), "after STATUS_PENDING the out parameter stays empty; the object comes only through the completion",
                         "STATUS_PENDING with an object in the out parameter: " + r.object());
             }
@@ -496,6 +511,9 @@ public final class NdkSession implements AutoCloseable {
         }
         RuleViolation early = op.check();
         if (early != null) {
+            if (r.object() != null) {
+                orphans.add(r.object());
+            }
             throw early;
         }
         if (NtStatus.STATUS_SUCCESS.equals(r.status()) && r.object() == null) {
@@ -657,6 +675,13 @@ public final class NdkSession implements AutoCloseable {
             Assume.that(false);
         }
         if (!o.succeeded()) {
+            if ((flags & NdkMrFlags.RDMA_READ_SINK) != 0 && readSinkNotRequired()) {
+                Outcome without = register(mr, mdl, length, flags & ~NdkMrFlags.RDMA_READ_SINK);
+                if (without.succeeded()) {
+                    throw Violations.of("MR-REG-7", o.call(), "STATUS_SUCCESS: NDK_MR_FLAG_RDMA_READ_SINK never makes a registration fail on an "
+                            + "adapter with RDMA_READ_SINK_NOT_REQUIRED", o.describe() + ", while the same request without it succeeded");
+                }
+            }
             throw Violations.of("MR-REG-10", o.call(), "STATUS_SUCCESS for a valid registration within MaxRegistrationSize ("
                     + u64(info.maxRegistrationSize()) + ")", o.describe());
         }
@@ -787,7 +812,7 @@ public final class NdkSession implements AutoCloseable {
             throw Violations.of("CL-2", d.get(), "STATUS_SUCCESS or STATUS_PENDING (a close never fails)", "returned " + r);
         }
         op.returned(r);
-        if (r.isPending()) {
+        if (r.isPending() && !failing) {
             inv.stepWait(kind + " completion", d, bounds.completionNanos());
             op.awaitPending(bounds);
         }
@@ -1268,7 +1293,8 @@ public final class NdkSession implements AutoCloseable {
             try {
                 for (AsyncOp<?> op : ops) {
                     NtStatus r = op.returnedStatus();
-                    if (r != null && r.isPending() && op.callbacks() == 0) {
+                    if (r != null && r.isPending() && op.callbacks() == 0 && !op.awaitFailed() && !failing) {
+                        inv.stepWait(op.kind() + " completion", op::detail, bounds.completionNanos());
                         op.awaitPending(bounds);
                     }
                 }
@@ -1337,6 +1363,19 @@ public final class NdkSession implements AutoCloseable {
                 if (inv.hangs() != hangMark) {
                     return;
                 }
+            }
+        }
+        Set<NdkObject> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (NdkObject o : orphans) {
+            if (!seen.add(o)) {
+                continue;
+            }
+            try {
+                if (o instanceof NdkMr m && state(m) == null) {
+                    closeObject("NdkCloseMr", () -> "NdkCloseMr() of an MR the provider handed over irregularly", op -> m.close(op.closeCompletion(), op.context()));
+                }
+            } catch (RuntimeException | Error e) {
+                problems.add(e);
             }
         }
         List<NdkLogicalAddressMapping> toRelease;

@@ -203,7 +203,9 @@ public class GeneralAsyncProperties {
      * GEN-LIFE-1: the provider survives the object being closed from inside its completion. The kit closes
      * (or deregisters, then closes) the MR from inside the completion of NdkInitializeFastRegisterMr or
      * NdkRegisterMr; the callback must return within the bound, and no provider thread may die afterwards
-     * (a use of the closed object). Calls that complete inline have no completion and are only counted.
+     * (a use of the closed object). When one does, a control call with nothing closed inside its completion
+     * tells the two faults apart: a thread that dies there too is GEN-EXC-1's (a completion path that always
+     * throws), otherwise GEN-LIFE-1's. Calls that complete inline have no completion and are only counted.
      */
     @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
     @NdkRule("GEN-LIFE-1")
@@ -234,14 +236,39 @@ public class GeneralAsyncProperties {
             }
             seen[0] = "closed from inside the completion";
             s.quietThenCheckCallbacks();
-            for (ProviderThreads.Death d : ProviderThreads.since(mark)) {
-                if (!d.thread().startsWith("ndk-tck-caller-")) {
-                    throw Violations.of("GEN-LIFE-1", o.call(), "the provider leaves the MR alone once its completion started "
-                            + "(the kit closed it inside the completion)", "provider thread " + d.thread() + " died with " + d.error(), d.error());
+            ProviderThreads.Death death = firstProviderDeath(mark);
+            if (death != null) {
+                // control: the same kind of call, nothing closed inside its completion
+                long controlMark = ProviderThreads.mark();
+                if (viaRegister) {
+                    RegPlan plan = new RegPlan(RegCase.VALID, "one page", 0x20000L * s.pageSize(), new int[]{s.pageSize()}, -1, 0,
+                            s.pageSize(), 0x7, 0);
+                    RegScenario.prepare(s, plan).register();
+                } else {
+                    s.initializeFastRegister(s.createMr(s.target(), true), 1, true);
                 }
+                s.quietThenCheckCallbacks();
+                ProviderThreads.Death controlDeath = firstProviderDeath(controlMark);
+                if (controlDeath != null) {
+                    throw Violations.of("GEN-EXC-1", "the completion path of " + o.call(), "no exception from any provider code path",
+                            "provider thread " + controlDeath.thread() + " died with " + controlDeath.error()
+                                    + " even when nothing was closed inside the completion", controlDeath.error());
+                }
+                throw Violations.of("GEN-LIFE-1", o.call(), "the provider leaves the MR alone once its completion started "
+                        + "(the kit closed it inside the completion)", "provider thread " + death.thread() + " died with " + death.error()
+                        + ", which it does not when nothing is closed inside the completion", death.error());
             }
         });
         Statistics.label("completion").collect(seen[0]);
+    }
+
+    private static ProviderThreads.Death firstProviderDeath(long mark) {
+        for (ProviderThreads.Death d : ProviderThreads.since(mark)) {
+            if (!d.thread().startsWith("ndk-tck-caller-")) {
+                return d;
+            }
+        }
+        return null;
     }
 
     /**
