@@ -7,9 +7,15 @@ import org.ndktck.reference.RuleCheck;
 import org.ndktck.reference.TokenOwner;
 import org.ndktck.reference.TokenPurpose;
 import org.ndktck.reference.WorkRequestType;
+import org.ndktck.spec.NdkOpFlags;
+import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkPd;
+import org.ndktck.spec.NdkResult;
+import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.Mdl;
+import org.ndktck.spec.NdkAdapter;
+import org.ndktck.spec.NdkLogicalAddressMapping;
 import org.ndktck.spec.NdkCq;
 import org.ndktck.spec.NdkQp;
 import org.ndktck.spec.NdkMr;
@@ -47,6 +53,11 @@ public final class SectionFaults implements NdkProviderSource {
         initialization(out);
         tokens(out);
         privileged(out);
+        sges(out);
+        lams(out);
+        invalidation(out);
+        readWrite(out);
+        flushAndPosting(out);
         return out;
     }
 
@@ -294,5 +305,379 @@ public final class SectionFaults implements NdkProviderSource {
                 "a LAM address with the privileged token is refused as an RDMA-read sink although the adapter sets RDMA_READ_SINK_NOT_REQUIRED")
                 .replace(Pieces.MR_REG_6, r -> r.sink() && r.type() == WorkRequestType.READ && r.owner() == TokenOwner.PRIVILEGED
                         ? NtStatus.STATUS_ACCESS_VIOLATION : Pieces.MR_REG_6.standard().check(r)).build());
+    }
+
+    // ------------------------------------------------------------------ SGEs
+
+    private static void sges(List<NdkProvider> out) {
+        out.add(fault("fault:SGE-2/bounds-ignored", "a local SGE is not checked against its region's bounds (only the page frames limit it)")
+                .replace(Pieces.SGE_2_BOUNDS, RuleCheck.pass()).build());
+        out.add(fault("fault:SGE-2/foreign-pd", "a local SGE may carry the token of a region of another PD")
+                .replace(Pieces.SGE_2_TOKEN, r -> switch (r.owner()) {
+                    case NONE -> NtStatus.STATUS_ACCESS_VIOLATION;
+                    case PRIVILEGED -> r.samePd() ? NtStatus.STATUS_SUCCESS : NtStatus.STATUS_ACCESS_VIOLATION;
+                    case REGISTRATION -> r.region() != null && r.region().live() ? NtStatus.STATUS_SUCCESS : NtStatus.STATUS_ACCESS_VIOLATION;
+                }).build());
+        out.add(fault("fault:SGE-3/token-checked", "an INLINE send whose SGE token is 0 or 0xFFFFFFFF fails with STATUS_INVALID_PARAMETER")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            @Override
+                            public NtStatus send(Object ctx, NdkSge[] sgl, int flags) {
+                                if ((flags & NdkOpFlags.INLINE) != 0) {
+                                    for (NdkSge sge : sgl) {
+                                        if (sge.memoryRegionToken() == 0 || sge.memoryRegionToken() == -1) {
+                                            return NtStatus.STATUS_INVALID_PARAMETER;
+                                        }
+                                    }
+                                }
+                                return inner.send(ctx, sgl, flags);
+                            }
+                        };
+                    }
+                })).build());
+    }
+
+    // ------------------------------------------------------------------ LAMs and MDL addresses
+
+    /**
+     * @param mdl a chain
+     * @return the same chain with each MDL's page frames taken from its virtual address (PFN = VA / PAGE_SIZE),
+     *     as a provider that dereferences the MDL's virtual address would reach memory
+     */
+    static Mdl framesFromVirtualAddress(Mdl mdl) {
+        Mdl first = null;
+        Mdl prev = null;
+        for (Mdl m = mdl; m != null; m = m.next()) {
+            long[] pfns = new long[m.pfns().length];
+            long startPfn = Long.divideUnsigned(m.startVa(), m.pageSize());
+            for (int i = 0; i < pfns.length; i++) {
+                pfns[i] = startPfn + i;
+            }
+            Mdl copy = new Mdl(m.pageSize(), m.startVa(), m.byteOffset(), m.byteCount(), pfns);
+            if (first == null) {
+                first = copy;
+            } else {
+                prev.setNext(copy);
+            }
+            prev = copy;
+        }
+        return first;
+    }
+
+    private static void lams(List<NdkProvider> out) {
+        out.add(fault("fault:MR-REG-3/dereferences-va", "NdkRegisterMr reaches memory through the MDL's virtual address")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
+                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
+                            @Override
+                            public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
+                                return inner.register(framesFromVirtualAddress(mdl), length, flags, c, ctx);
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:LAM-5/dereferences-va", "NdkBuildLam maps the pages the MDL's virtual address names as physical")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkAdapter adapter(NdkAdapter inner) {
+                        return new SectionWrap.Adapter(this, inner) {
+                            @Override
+                            public NtStatus buildLam(Mdl mdl, long length, RequestCompletion c, Object ctx, NdkLogicalAddressMapping lam) {
+                                return inner.buildLam(framesFromVirtualAddress(mdl), length, c, ctx, lam);
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:LAM-2/gaps-accepted", "NdkBuildLam maps a chain that is not virtually contiguous")
+                .replace(Pieces.LAM_2, RuleCheck.pass()).build());
+        out.add(fault("fault:LAM-3/truncates", "NdkBuildLam succeeds with a buffer too small for the mapping")
+                .replace(Pieces.LAM_3, RuleCheck.pass()).build());
+        out.add(fault("fault:LAM-3/size-not-returned", "STATUS_BUFFER_TOO_SMALL leaves *pLAMSize at the size offered")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkAdapter adapter(NdkAdapter inner) {
+                        return new SectionWrap.Adapter(this, inner) {
+                            @Override
+                            public NtStatus buildLam(Mdl mdl, long length, RequestCompletion c, Object ctx, NdkLogicalAddressMapping lam) {
+                                int offered = lam.lamSize();
+                                NtStatus r = inner.buildLam(mdl, length, (x, st) -> {
+                                    if (NtStatus.STATUS_BUFFER_TOO_SMALL.equals(st)) {
+                                        lam.setLamSize(offered);
+                                    }
+                                    c.complete(x, st);
+                                }, ctx, lam);
+                                if (NtStatus.STATUS_BUFFER_TOO_SMALL.equals(r)) {
+                                    lam.setLamSize(offered);
+                                }
+                                return r;
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:LAM-4/fbo-zero", "NdkBuildLam reports *pFBO 0 whatever the chain's offset")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkAdapter adapter(NdkAdapter inner) {
+                        return new SectionWrap.Adapter(this, inner) {
+                            @Override
+                            public NtStatus buildLam(Mdl mdl, long length, RequestCompletion c, Object ctx, NdkLogicalAddressMapping lam) {
+                                NtStatus r = inner.buildLam(mdl, length, (x, st) -> {
+                                    lam.setFbo(0);
+                                    c.complete(x, st);
+                                }, ctx, lam);
+                                if (NtStatus.STATUS_SUCCESS.equals(r)) {
+                                    lam.setFbo(0);
+                                }
+                                return r;
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:LAM-7/informational-status", "NdkBuildLam ends in the informational status 0x40000000 instead of STATUS_SUCCESS")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkAdapter adapter(NdkAdapter inner) {
+                        return new SectionWrap.Adapter(this, inner) {
+                            @Override
+                            public NtStatus buildLam(Mdl mdl, long length, RequestCompletion c, Object ctx, NdkLogicalAddressMapping lam) {
+                                NtStatus r = inner.buildLam(mdl, length,
+                                        (x, st) -> c.complete(x, NtStatus.STATUS_SUCCESS.equals(st) ? NtStatus.of(0x40000000) : st), ctx, lam);
+                                return NtStatus.STATUS_SUCCESS.equals(r) ? NtStatus.of(0x40000000) : r;
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:LAM-REL-1/rewrites-next", "NdkReleaseLam rewrites Next of the chain's first MDL (to the same value)")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    final Map<NdkLogicalAddressMapping, Mdl> chains = new ConcurrentHashMap<>();
+
+                    @Override
+                    NdkAdapter adapter(NdkAdapter inner) {
+                        return new SectionWrap.Adapter(this, inner) {
+                            @Override
+                            public NtStatus buildLam(Mdl mdl, long length, RequestCompletion c, Object ctx, NdkLogicalAddressMapping lam) {
+                                chains.put(lam, mdl);
+                                return inner.buildLam(mdl, length, c, ctx, lam);
+                            }
+
+                            @Override
+                            public void releaseLam(NdkLogicalAddressMapping lam) {
+                                inner.releaseLam(lam);
+                                Mdl m = chains.remove(lam);
+                                if (m != null) {
+                                    m.setNext(m.next());
+                                }
+                            }
+                        };
+                    }
+                })).build());
+    }
+
+    // ------------------------------------------------------------------ NdkInvalidate
+
+    private static void invalidation(List<NdkProvider> out) {
+        out.add(fault("fault:INV-2/unconnected-accepted", "NdkInvalidate on a QP that was never connected is accepted")
+                .replace(Pieces.INV_2, RuleCheck.pass()).build());
+        out.add(fault("fault:INV-3/entry-lost", "the CQ entry of a successful NdkInvalidate is never delivered")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new FilteringCq(this, inner, e -> e.type() != NdkOperationType.INVALIDATE);
+                    }
+                })).build());
+        out.add(fault("fault:INV-4/token-kept", "an invalidated fast registration's token still grants access")
+                .replace(Pieces.TOKEN_RETIREMENT, event -> event != RetireEvent.INVALIDATE).build());
+        out.add(fault("fault:INV-5/token-kept", "a token named by a peer's NdkSendAndInvalidate stays valid")
+                .replace(Pieces.TOKEN_RETIREMENT, event -> event != RetireEvent.REMOTE_INVALIDATE).build());
+    }
+
+    /** A CQ that silently drops the entries a predicate rejects (both result calls read the extended entries). */
+    static class FilteringCq extends SectionWrap.Cq {
+        private final java.util.function.Predicate<NdkResultEx> keep;
+
+        FilteringCq(SectionWrap.Hooks hooks, NdkCq inner, java.util.function.Predicate<NdkResultEx> keep) {
+            super(hooks, inner);
+            this.keep = keep;
+        }
+
+        @Override
+        public int getCqResultsEx(NdkResultEx[] results) {
+            int out = 0;
+            while (out < results.length) {
+                NdkResultEx[] got = new NdkResultEx[results.length - out];
+                int n = inner.getCqResultsEx(got);
+                if (n == 0) {
+                    break;
+                }
+                for (int i = 0; i < n; i++) {
+                    if (keep.test(got[i])) {
+                        results[out++] = got[i];
+                    }
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public int getCqResults(NdkResult[] results) {
+            NdkResultEx[] ex = new NdkResultEx[results.length];
+            int n = getCqResultsEx(ex);
+            for (int i = 0; i < n; i++) {
+                results[i] = ex[i].toResult();
+            }
+            return n;
+        }
+    }
+
+    // ------------------------------------------------------------------ NdkRead, NdkWrite
+
+    private static void readWrite(List<NdkProvider> out) {
+        out.add(fault("fault:RW-2/unconnected-accepted", "NdkRead and NdkWrite on a QP that was never connected are accepted (and fail on the CQ)")
+                .replace(Pieces.RW_2, RuleCheck.pass()).build());
+        out.add(fault("fault:RW-3/read-past-end", "a read is checked against the region's page frames, not its Length")
+                .replace(Pieces.MR_REG_4, r -> r.type() == WorkRequestType.READ ? NtStatus.STATUS_SUCCESS : Pieces.MR_REG_4.standard().check(r))
+                .build());
+        out.add(fault("fault:RW-4/sink-kept", "a read with RDMA_READ_LOCAL_INVALIDATE leaves the sink's token valid")
+                .replace(Pieces.TOKEN_RETIREMENT, event -> event != RetireEvent.READ_LOCAL_INVALIDATE).build());
+        out.add(fault("fault:RW-5/silent-ignored", "NDK_OP_FLAG_SILENT_SUCCESS is ignored: successful requests still produce entries")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        int mask = ~NdkOpFlags.SILENT_SUCCESS;
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            @Override
+                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
+                                return inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags & mask);
+                            }
+
+                            @Override
+                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return inner.read(ctx, sgl, address, token, flags & mask);
+                            }
+
+                            @Override
+                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return inner.write(ctx, sgl, address, token, flags & mask);
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:RW-5/silent-failure-lost", "a request with SILENT_SUCCESS that fails produces no CQ entry")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    final Set<Object> silent = ConcurrentHashMap.newKeySet();
+
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            @Override
+                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                note(ctx, flags);
+                                return inner.read(ctx, sgl, address, token, flags);
+                            }
+
+                            @Override
+                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                note(ctx, flags);
+                                return inner.write(ctx, sgl, address, token, flags);
+                            }
+                        };
+                    }
+
+                    private void note(Object ctx, int flags) {
+                        if ((flags & NdkOpFlags.SILENT_SUCCESS) != 0 && ctx != null) {
+                            silent.add(ctx);
+                        }
+                    }
+
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new FilteringCq(this, inner, e -> !(silent.contains(e.requestContext())
+                                && !NtStatus.STATUS_SUCCESS.equals(e.status())));
+                    }
+                })).build());
+    }
+
+    // ------------------------------------------------------------------ NdkFlush, posting
+
+    /** A CQ that rewrites each entry (both result calls read the extended entries). */
+    static class MappingCq extends SectionWrap.Cq {
+        private final java.util.function.UnaryOperator<NdkResultEx> map;
+
+        MappingCq(SectionWrap.Hooks hooks, NdkCq inner, java.util.function.UnaryOperator<NdkResultEx> map) {
+            super(hooks, inner);
+            this.map = map;
+        }
+
+        @Override
+        public int getCqResultsEx(NdkResultEx[] results) {
+            int n = inner.getCqResultsEx(results);
+            for (int i = 0; i < n; i++) {
+                results[i] = map.apply(results[i]);
+            }
+            return n;
+        }
+
+        @Override
+        public int getCqResults(NdkResult[] results) {
+            NdkResultEx[] ex = new NdkResultEx[results.length];
+            int n = getCqResultsEx(ex);
+            for (int i = 0; i < n; i++) {
+                results[i] = ex[i].toResult();
+            }
+            return n;
+        }
+    }
+
+    private static void flushAndPosting(List<NdkProvider> out) {
+        out.add(fault("fault:FL-1/flush-ignored", "NdkFlush does nothing").decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+            @Override
+            NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                return new SectionWrap.Qp(this, inner, pd) {
+                    @Override
+                    public void flush() {
+                    }
+                };
+            }
+        })).build());
+        out.add(fault("fault:FL-1/cancelled-as-success", "flushed receives complete with STATUS_SUCCESS instead of STATUS_CANCELLED")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new MappingCq(this, inner, e -> e.type() == NdkOperationType.RECEIVE && NtStatus.STATUS_CANCELLED.equals(e.status())
+                                ? new NdkResultEx(NtStatus.STATUS_SUCCESS, 0, e.qpContext(), e.requestContext(), e.type(), 0) : e);
+                    }
+                })).build());
+        out.add(fault("fault:WRP-2/posts-lost-after-flush", "requests posted on a QP after NdkFlush return STATUS_SUCCESS and never complete")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        java.util.concurrent.atomic.AtomicBoolean flushed = new java.util.concurrent.atomic.AtomicBoolean();
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            @Override
+                            public void flush() {
+                                inner.flush();
+                                flushed.set(true);
+                            }
+
+                            @Override
+                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
+                                return flushed.get() ? NtStatus.STATUS_SUCCESS : inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags);
+                            }
+
+                            @Override
+                            public NtStatus invalidate(Object ctx, NdkMr mr, int flags) {
+                                return flushed.get() ? NtStatus.STATUS_SUCCESS : inner.invalidate(ctx, mr, flags);
+                            }
+
+                            @Override
+                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return flushed.get() ? NtStatus.STATUS_SUCCESS : inner.write(ctx, sgl, address, token, flags);
+                            }
+                        };
+                    }
+                })).build());
     }
 }

@@ -307,6 +307,37 @@ public final class SessionTools implements AutoCloseable {
         return wr.entry.status();
     }
 
+    /**
+     * Polls a request's CQ until its entry arrives (even for a silent request), charging a missing entry
+     * to {@code rule}.
+     *
+     * @param wr       a request whose post returned STATUS_SUCCESS
+     * @param rule     the rule a missing entry breaks
+     * @param expected what the rule requires, for the message
+     * @return the entry's status
+     */
+    public NtStatus awaitEntry(WorkRequest wr, String rule, String expected) {
+        long start = System.nanoTime();
+        int round = 0;
+        while (wr.entry == null) {
+            s.drain(wr.cq);
+            if (wr.entry != null) {
+                break;
+            }
+            if (System.nanoTime() - start > s.bounds().completionNanos()) {
+                throw Violations.of(rule, wr.detail(), expected + " within " + s.bounds().describeCompletionBound(),
+                        "no CQ entry with RequestContext " + wr.context);
+            }
+            round++;
+            if (round < 64) {
+                Thread.yield();
+            } else {
+                java.util.concurrent.locks.LockSupport.parkNanos(Math.min(1_000_000L, 10_000L * (round - 63)));
+            }
+        }
+        return wr.entry.status();
+    }
+
     // ------------------------------------------------------------------ memory
 
     /**

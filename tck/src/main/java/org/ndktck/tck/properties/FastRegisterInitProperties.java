@@ -2,7 +2,9 @@ package org.ndktck.tck.properties;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
+import net.jqwik.api.GenerationMode;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tag;
@@ -70,7 +72,7 @@ public class FastRegisterInitProperties {
      * complete with success and the region is reachable through the new token (a peer write and read at its
      * first and last bytes).
      */
-    @Property
+    @Property(edgeCases = EdgeCasesMode.MIXIN)
     @NdkRule("MR-FRI-2")
     @Tag("MR-FRI-2")
     void everyPageCountUpToTheInitializedOneWorks(@ForAll("capacities") int n, @ForAll @IntRange(min = 0, max = 4095) int fboSeed) {
@@ -209,7 +211,7 @@ public class FastRegisterInitProperties {
      * {@code k} more one after the other, all complete with success, and each is usable afterwards: a valid
      * one-page fast registration of every MR succeeds. Initializing one MR twice is not tried (AMB-12).
      */
-    @Property(tries = 50)
+    @Property(tries = 50, generation = GenerationMode.RANDOMIZED)
     @NdkRule("MR-FRI-6")
     @Tag("MR-FRI-6")
     void initializationsInParallelAndInSequenceAllWork(@ForAll @IntRange(min = 2, max = 6) int k,

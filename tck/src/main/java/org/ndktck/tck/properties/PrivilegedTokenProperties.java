@@ -1,5 +1,6 @@
 package org.ndktck.tck.properties;
 
+import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Tag;
@@ -70,7 +71,7 @@ public class PrivilegedTokenProperties {
      * NdkReceive into such an SGE stores the peer's sent bytes in the chain's own page frames (and nowhere
      * else).
      */
-    @Property(tries = 300)
+    @Property(tries = 300, edgeCases = EdgeCasesMode.MIXIN)
     @NdkRule("PRIV-1")
     @Tag("PRIV-1")
     void thePrivilegedTokenReachesLamAddressesLocally(@ForAll @IntRange(min = 1, max = 4) int pages,
@@ -128,7 +129,7 @@ public class PrivilegedTokenProperties {
      * PD's privileged token, at LAM logical addresses of the target and at virtual addresses of a target
      * region registered with remote read and write, complete in error and change no byte.
      */
-    @Property(tries = 300)
+    @Property(tries = 300, edgeCases = EdgeCasesMode.MIXIN)
     @NdkRule("PRIV-2")
     @Tag("PRIV-2")
     void thePrivilegedTokenGrantsNoRemoteAccess(@ForAll @IntRange(min = 1, max = 3) int pages,
@@ -162,7 +163,7 @@ public class PrivilegedTokenProperties {
      * {LAM logical address, n, privileged token} succeeds, the chain's page frame then holds the bytes read,
      * and no other byte changed.
      */
-    @Property(tries = 300)
+    @Property(tries = 300, edgeCases = EdgeCasesMode.MIXIN)
     @NdkRule("PRIV-3")
     @Tag("PRIV-3")
     void lamAddressesAreReadSinksWhenTheAdapterAllowsIt(@ForAll @IntRange(min = 1, max = 4) int pages,

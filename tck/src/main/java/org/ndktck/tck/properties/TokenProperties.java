@@ -2,6 +2,7 @@ package org.ndktck.tck.properties;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -82,7 +83,7 @@ public class TokenProperties {
      * registration's token read that way works: the peer writes and reads back the region's bytes with
      * it.
      */
-    @Property(tries = 200)
+    @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
     @NdkRule("MR-TOK-1")
     @Tag("MR-TOK-1")
     void theRemoteTokenIsReadableOnceTheCallCompleted(@ForAll ReadAt at, @ForAll boolean fastRegisterMr,
@@ -157,7 +158,7 @@ public class TokenProperties {
      * the region in an SGE: an NdkWrite and an NdkSend whose source SGE is {VA + k, n, local token} succeed,
      * and the peer's memory then holds the region's bytes.
      */
-    @Property(tries = 300)
+    @Property(tries = 300, edgeCases = EdgeCasesMode.MIXIN)
     @NdkRule("MR-TOK-2")
     @Tag("MR-TOK-2")
     void theLocalTokenAddressesTheRegionInAnSge(@ForAll Kind kind, @ForAll @IntRange(min = 0, max = 4095) int kSeed,
@@ -219,7 +220,7 @@ public class TokenProperties {
      * of the MR, the remote and local tokens read again (up to 8 times, from the property's thread and from
      * {@code threads} other threads at once) are the same as the first read.
      */
-    @Property(tries = 200)
+    @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
     @NdkRule("MR-TOK-5")
     @Tag("MR-TOK-5")
     void aTokenReadTwiceIsTheSame(@ForAll Kind kind, @ForAll @IntRange(min = 2, max = 8) int reads,

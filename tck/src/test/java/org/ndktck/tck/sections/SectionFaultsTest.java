@@ -5,6 +5,13 @@ import org.junit.jupiter.api.TestFactory;
 import org.ndktck.tck.properties.DeregisterProperties;
 import org.ndktck.tck.properties.FastRegisterInitProperties;
 import org.ndktck.tck.properties.TokenProperties;
+import org.ndktck.tck.properties.FlushProperties;
+import org.ndktck.tck.properties.PostingProperties;
+import org.ndktck.tck.properties.ReadWriteProperties;
+import org.ndktck.tck.properties.InvalidateProperties;
+import org.ndktck.tck.properties.LamProperties;
+import org.ndktck.tck.properties.MdlVirtualAddressProperties;
+import org.ndktck.tck.properties.SgeProperties;
 import org.ndktck.tck.properties.PrivilegedTokenProperties;
 
 import java.util.ArrayList;
@@ -50,6 +57,25 @@ class SectionFaultsTest {
         for (String f : List.of("fault:PRIV-1/privileged-refused", "fault:PRIV-2/pd-wide-key", "fault:PRIV-3/privileged-read-sink-refused")) {
             c.add(new Case(f, PrivilegedTokenProperties.class));
         }
+        for (String f : List.of("fault:SGE-2/bounds-ignored", "fault:SGE-2/foreign-pd", "fault:SGE-3/token-checked")) {
+            c.add(new Case(f, SgeProperties.class));
+        }
+        for (String f : List.of("fault:LAM-2/gaps-accepted", "fault:LAM-3/truncates", "fault:LAM-3/size-not-returned", "fault:LAM-4/fbo-zero",
+                "fault:LAM-7/informational-status", "fault:LAM-REL-1/rewrites-next")) {
+            c.add(new Case(f, LamProperties.class));
+        }
+        c.add(new Case("fault:MR-REG-3/dereferences-va", MdlVirtualAddressProperties.class));
+        c.add(new Case("fault:LAM-5/dereferences-va", MdlVirtualAddressProperties.class));
+        for (String f : List.of("fault:INV-2/unconnected-accepted", "fault:INV-3/entry-lost", "fault:INV-4/token-kept", "fault:INV-5/token-kept")) {
+            c.add(new Case(f, InvalidateProperties.class));
+        }
+        for (String f : List.of("fault:RW-2/unconnected-accepted", "fault:RW-3/read-past-end", "fault:RW-4/sink-kept",
+                "fault:RW-5/silent-ignored", "fault:RW-5/silent-failure-lost")) {
+            c.add(new Case(f, ReadWriteProperties.class));
+        }
+        c.add(new Case("fault:FL-1/flush-ignored", FlushProperties.class));
+        c.add(new Case("fault:FL-1/cancelled-as-success", FlushProperties.class));
+        c.add(new Case("fault:WRP-2/posts-lost-after-flush", PostingProperties.class));
         return c;
     }
 
