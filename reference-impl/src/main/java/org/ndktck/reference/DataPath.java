@@ -162,8 +162,9 @@ final class DataPath {
         TokenOwner owner = ownerOf(holder);
         Region region = holder instanceof Region r ? r : null;
         boolean samePd = region != null ? region.pd == target.pd : holder == target.pd;
-        boolean inBounds = region != null
-                && adapter.policy.get(Pieces.BOUNDS).permits(region, wr.remoteAddress, total);
+        LamMapping lam = owner == TokenOwner.PRIVILEGED ? adapter.lamHolding(wr.remoteAddress, total) : null;
+        boolean inBounds = region != null ? adapter.policy.get(Pieces.BOUNDS).permits(region, wr.remoteAddress, total)
+                : lam != null;
         RemoteAccessRequest request = new RemoteAccessRequest(adapter, wr.type, wr.remoteToken, wr.remoteAddress,
                 total, owner, region, samePd, inBounds);
         NtStatus status = adapter.policy.evaluate(Pieces.REMOTE_ACCESS, request);
@@ -172,7 +173,9 @@ final class DataPath {
         }
         boolean read = wr.type == WorkRequestType.READ;
         if (region == null) {
-            return NtStatus.STATUS_ACCESS_VIOLATION;
+            // only a variant without PRIV-2 gets here: the privileged token reaches LAM logical addresses
+            return lam == null ? NtStatus.STATUS_ACCESS_VIOLATION
+                    : new Span(lam.pages, wr.remoteAddress - lam.base, total);
         }
         long position = region.position(wr.remoteAddress);
         if (!region.pages.backs(position, total)) {

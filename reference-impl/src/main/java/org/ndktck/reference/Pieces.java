@@ -228,6 +228,9 @@ public final class Pieces {
     /** {@code bounds}: byte-exact region bounds (used by MR-REG-4 and SGE-2/bounds). */
     public static final Piece<RegionBounds> BOUNDS = add(new Piece<>("bounds", RegionBounds.class,
             (RegionBounds) StandardChecks::byteExactBounds, "byte-exact, unsigned [base, base + Length)"));
+    /** {@code addressing}: which byte of a registration an address names. */
+    public static final Piece<RegionAddressing> ADDRESSING = add(new Piece<>("addressing", RegionAddressing.class,
+            (RegionAddressing) StandardChecks::absoluteAddressing, "absolute addresses: byte address - base"));
     /** {@code extent}: the bytes an NdkRegisterMr region covers. */
     public static final Piece<RegisteredExtent> EXTENT = add(new Piece<>("extent", RegisteredExtent.class,
             (RegisteredExtent) StandardChecks::lengthIsExtent, "an NdkRegisterMr region is Length bytes, not the chain"));

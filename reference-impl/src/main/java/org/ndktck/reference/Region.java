@@ -82,11 +82,11 @@ final class Region implements RegionView {
 
     /**
      * @param address an address of the region's address space (unsigned)
-     * @return its position: the byte offset from the start of the region's first page (unsigned, wraps
-     *     for addresses below that page, which then no frame backs)
+     * @return its position: the byte offset from the start of the region's first page, through the
+     *     {@code addressing} piece (unsigned; wraps for addresses below that page, which then no frame backs)
      */
     long position(long address) {
-        return address - (base - firstByteOffset);
+        return firstByteOffset + mr.adapter.policy.get(Pieces.ADDRESSING).offsetOf(this, address);
     }
 
     @Override

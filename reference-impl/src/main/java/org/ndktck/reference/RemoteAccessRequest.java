@@ -12,7 +12,8 @@ package org.ndktck.reference;
  * @param owner      what the token names
  * @param region     the registration when {@code owner} is REGISTRATION, else null
  * @param samePd     true when the registration (or privileged token) belongs to the target QP's PD
- * @param inBounds   the {@code bounds} piece's answer for [address, address + length) (false without a region)
+ * @param inBounds   the {@code bounds} piece's answer for [address, address + length); for the privileged token
+ *                   whether the range lies in one live LAM; false otherwise
  */
 public record RemoteAccessRequest(AdapterView adapter, WorkRequestType type, int token, long address, long length,
                                   TokenOwner owner, RegionView region, boolean samePd, boolean inBounds) {

@@ -314,10 +314,14 @@ public final class StandardChecks {
         return failUnless(r.owner() != TokenOwner.PRIVILEGED, STATUS_ACCESS_VIOLATION);
     }
 
-    /** RW-TOKEN: the remote token names a live registration (dead after deregistration or invalidation). */
+    /**
+     * RW-TOKEN: the remote token names a live registration (dead after deregistration or invalidation). The
+     * privileged token is left to PRIV-2.
+     */
     public static NtStatus remoteTokenLive(RemoteAccessRequest r) {
-        return failUnless(r.owner() == TokenOwner.REGISTRATION && r.region() != null && r.region().live(),
-                STATUS_ACCESS_VIOLATION);
+        boolean ok = r.owner() == TokenOwner.PRIVILEGED
+                || (r.owner() == TokenOwner.REGISTRATION && r.region() != null && r.region().live());
+        return failUnless(ok, STATUS_ACCESS_VIOLATION);
     }
 
     /** RW-TOKEN-PD: the registration belongs to the PD of the target QP. */
@@ -325,10 +329,15 @@ public final class StandardChecks {
         return failUnless(r.samePd(), STATUS_ACCESS_VIOLATION);
     }
 
-    /** MR-REG-8 (MR-FR-9, AMB-18): a read needs remote-read access, a write remote-write access. */
+    /**
+     * MR-REG-8 (MR-FR-9, AMB-18): a read needs remote-read access, a write remote-write access. The privileged
+     * token is left to PRIV-2.
+     */
     public static NtStatus remoteAccessPermitted(RemoteAccessRequest r) {
         int needed = r.type() == WorkRequestType.READ ? Access.REMOTE_READ : Access.REMOTE_WRITE;
-        return failUnless(r.region() != null && Access.has(r.region().access(), needed), STATUS_ACCESS_VIOLATION);
+        boolean ok = r.owner() == TokenOwner.PRIVILEGED
+                || (r.region() != null && Access.has(r.region().access(), needed));
+        return failUnless(ok, STATUS_ACCESS_VIOLATION);
     }
 
     /**
@@ -399,6 +408,11 @@ public final class StandardChecks {
         long offset = address - region.base();
         return Long.compareUnsigned(offset, region.length()) < 0
                 && Long.compareUnsigned(length, region.length() - offset) <= 0;
+    }
+
+    /** {@code addressing}: absolute addresses; byte {@code address - base} of the region. */
+    public static long absoluteAddressing(RegionView region, long address) {
+        return address - region.base();
     }
 
     /** {@code extent}: an NdkRegisterMr region is exactly Length bytes. */

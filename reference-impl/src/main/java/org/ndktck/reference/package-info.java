@@ -29,7 +29,8 @@
  * LAM logical addresses are allocated from {@code 0x8000_0000_0000} upward, one run per LAM with an unmapped
  * guard page after it, so they never equal PFN × PAGE_SIZE.</li>
  * <li><b>Data path.</b> Two QPs of one adapter connected with {@code connectLoopback} exchange Read, Write,
- * Send, SendAndInvalidate and Receive. Every check (token, PD, access rights, byte-exact bounds of the target
+ * Send, SendAndInvalidate and Receive. A Send checks its sources when processed and then waits at the peer
+ * for a Receive. Every check (token, PD, access rights, byte-exact bounds of the target
  * and of each local SGE, read-sink rules) runs before any byte moves; a failure completes the request with
  * an error status (STATUS_ACCESS_VIOLATION for protection errors, STATUS_REMOTE_RESOURCES for a read past the
  * end of the target) and changes no byte. INLINE requests ignore the SGE token (SGE-3) and copy their data
@@ -77,11 +78,18 @@
  *         .build();
  * }</pre>
  * Checks are {@link org.ndktck.reference.RuleCheck}s over request records; data-path pieces are small
- * interfaces ({@link org.ndktck.reference.RegionBounds}, {@link org.ndktck.reference.RegisteredExtent},
+ * interfaces ({@link org.ndktck.reference.RegionBounds}, {@link org.ndktck.reference.RegionAddressing},
+ * {@link org.ndktck.reference.RegisteredExtent},
  * {@link org.ndktck.reference.FboPlacement}, {@link org.ndktck.reference.MrAccessFlags},
  * {@link org.ndktck.reference.FrAccessFlags}, {@link org.ndktck.reference.TokenAllocator.Factory},
  * {@link org.ndktck.reference.TokenRetirement}). The model never throws when a replaced piece makes it accept
- * something the reference rejects: bytes that no page frame backs simply make the access fail.
+ * something the reference rejects: bytes that no page frame backs simply make the access fail. Checks are
+ * written so that one rule is one check: for example RW-TOKEN and MR-REG-8 leave the privileged token to
+ * PRIV-2, so replacing PRIV-2 alone lets the privileged token reach LAM logical addresses remotely.
+ *
+ * <p>A check sees only its request record (the consumer's arguments plus views of the adapter, MR and
+ * registration); data-path pieces see a {@link org.ndktck.reference.RegionView}. A variant that needs the
+ * standard behaviour in most cases can call {@code Pieces.X.standard()} from its replacement.
  *
  * <p>Faults of completions and callbacks (called twice, never, after an inline return, with a foreign
  * context, blocking, throwing; a CQ entry after an inline failure; a token that changes between reads; SUCCESS

@@ -188,6 +188,48 @@ class DataPathTest {
     }
 
     @Test
+    void buildLamMapsPagesAndReleaseLeavesTheMdlAsItWas() {
+        try (Fixture f = Fixture.open("pageSize=16384")) {
+            Mdl a = f.buffer(0x7000_0100L, 0x3F00);
+            Mdl b = f.buffer(0x7000_4000L, 0x5000);
+            a.setNext(b);
+            int modifications = a.modificationCount() + b.modificationCount();
+            long[] pfnsA = a.pfnsCopy();
+            NdkLogicalAddressMapping small = new NdkLogicalAddressMapping(16 + 8 * 2);
+            assertThat(sync(c -> f.adapter.buildLam(a, 0x8000, c, null, small))).isEqualTo(NtStatus.STATUS_BUFFER_TOO_SMALL);
+            assertThat(Integer.toUnsignedLong(small.lamSize())).isEqualTo(16 + 8 * 3);
+            NdkLogicalAddressMapping lam = new NdkLogicalAddressMapping(small.lamSize());
+            assertThat(sync(c -> f.adapter.buildLam(a, 0x8000, c, null, lam))).isEqualTo(STATUS_SUCCESS);
+            assertThat(lam.adapterPageCount()).isEqualTo(3);
+            assertThat(lam.fbo()).isEqualTo(0x100);
+            assertThat(lam.lamSize()).isEqualTo(16 + 8 * 3);
+            for (int i = 0; i < 3; i++) {
+                long la = lam.adapterPageArray()[i];
+                assertThat(la & (f.pageSize - 1)).isZero();
+                assertThat(la).isNotIn(a.pfns()[0] * f.pageSize, b.pfns()[0] * f.pageSize);
+            }
+            f.adapter.releaseLam(lam);
+            f.adapter.releaseLam(lam);
+            assertThat(a.next()).isSameAs(b);
+            assertThat(a.modificationCount() + b.modificationCount()).isEqualTo(modifications);
+            assertThat(a.pfns()).isEqualTo(pfnsA);
+            NdkMr mr = f.initialized(3, true);
+            assertThat(f.qpA.fastRegister("fr", mr, 3, lam.adapterPageArray(), 0x100, 0x100, 0x100, 0))
+                    .as("released logical addresses are not live").isEqualTo(NtStatus.STATUS_INVALID_PARAMETER);
+            Mdl broken = f.buffer(0x7100_0000L, 0x4000);
+            broken.setNext(f.buffer(0x7200_0000L, 0x4000));
+            assertThat(sync(c -> f.adapter.buildLam(broken, 0x4001, c, null, new NdkLogicalAddressMapping(1024))))
+                    .isEqualTo(NtStatus.STATUS_INVALID_PARAMETER);
+            assertThat(sync(c -> f.adapter.buildLam(broken, 0x4000, c, null, new NdkLogicalAddressMapping(1024))))
+                    .isEqualTo(STATUS_SUCCESS);
+            Mdl split = f.buffer(0x7300_0000L, 0x800);
+            split.setNext(f.buffer(0x7300_0800L, 0x800));
+            assertThat(sync(c -> f.adapter.buildLam(split, 0x1000, c, null, new NdkLogicalAddressMapping(1024))))
+                    .as("one page in two frames").isEqualTo(NtStatus.STATUS_INVALID_PARAMETER);
+        }
+    }
+
+    @Test
     void fastRegistrationPlacesByteBaseVirtualAddressAtFbo() {
         // issue 6 kind 5: 2 pages, FBO 0x200, Length 0x1000, BaseVirtualAddress 0x7000200
         try (Fixture f = Fixture.open()) {

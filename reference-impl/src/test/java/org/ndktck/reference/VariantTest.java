@@ -194,6 +194,40 @@ class VariantTest {
     }
 
     @Test
+    void thePrivilegedTokenGrantsRemoteAccessWhenOnlyPriv2IsReplaced() {
+        ReferenceProvider p = fault("fault:PRIV-2").replace(Pieces.PRIV_2, RuleCheck.pass()).build();
+        for (ReferenceProvider provider : List.of(new ReferenceProvider(), p)) {
+            try (Fixture f = Fixture.open(provider)) {
+                NdkLogicalAddressMapping lam = f.lam(f.buffer(0x6600_0000L, 0x1000), 0x1000);
+                NdkMr l = localSink(f);
+                NtStatus s = f.completionOf(c -> f.qpA.read(c, sge(0x5000_0000L, 8, l.getLocalToken()),
+                        lam.adapterPageArray()[0], f.pd.getPrivilegedMemoryRegionToken(), 0));
+                assertThat(s.equals(STATUS_SUCCESS)).isEqualTo(provider == p);
+            }
+        }
+    }
+
+    @Test
+    void zeroBasedAddressingIsAddressingPlusBounds() {
+        RegionBounds standard = Pieces.BOUNDS.standard();
+        ReferenceProvider p = fault("fault:MR-REG-4/zero-based")
+                .replace(Pieces.ADDRESSING, (r, a) -> Long.compareUnsigned(a, r.length()) < 0 ? a : a - r.base())
+                .replace(Pieces.BOUNDS, (r, a, n) -> standard.permits(r, a, n)
+                        || (Long.compareUnsigned(a, r.length()) < 0 && Long.compareUnsigned(n, r.length() - a) <= 0))
+                .build();
+        for (ReferenceProvider provider : List.of(new ReferenceProvider(), p)) {
+            try (Fixture f = Fixture.open(provider)) {
+                Mdl target = f.buffer(0x1000_0000L, 0x1000);
+                NdkMr t = f.registered(target, 0x1000, 0x7);
+                NdkMr l = localSink(f);
+                NtStatus s = f.completionOf(c -> f.qpA.read(c, sge(0x5000_0000L, 8, l.getLocalToken()), 0x10,
+                        t.getRemoteToken(), 0));
+                assertThat(s.equals(STATUS_SUCCESS)).isEqualTo(provider == p);
+            }
+        }
+    }
+
+    @Test
     void tokenFaults() {
         ReferenceProvider sameToken = fault("fault:MR-TOK-6").replace(Pieces.TOKEN_ALLOCATOR,
                 seed -> request -> request.purpose() == TokenPurpose.PRIVILEGED ? 1 : 0x1234).build();

@@ -150,13 +150,23 @@ public final class FrScenario {
      * @param why  what the request was, for the message
      */
     public void assertGrantsNothing(String rule, String why) {
+        assertGrantsNothing(rule, () -> why);
+    }
+
+    /**
+     * As {@link #assertGrantsNothing(String, String)} with the description built only for a failure.
+     *
+     * @param rule the rule to charge
+     * @param why  what the request was
+     */
+    public void assertGrantsNothing(String rule, java.util.function.Supplier<String> why) {
         int token = session.remoteToken(mr);
         long base = plan.baseVirtualAddress();
         long[] addresses = plan.length() > 1 ? new long[]{base, base + plan.length() / 2} : new long[]{base};
         for (long a : addresses) {
             NdkSession.Access r = session.peerRead(a, token, 1);
             if (r.succeeded()) {
-                throw Violations.of(rule, plan.toString(), why + ": the request is never registered, so the MR grants no access",
+                throw Violations.of(rule, plan.toString(), why.get() + ": the request is never registered, so the MR grants no access",
                         "the request was refused, yet " + r.describe());
             }
         }

@@ -1035,31 +1035,31 @@ public final class NdkSession implements AutoCloseable {
             throw Violations.of("CQ-1", "NdkGetCqResultsEx", "every counted entry filled", "a null entry");
         }
         WorkRequest wr = posted.get(e.requestContext());
-        String where = "CQ entry {Status=" + e.status() + ", RequestContext=" + RequestContext.describe(e.requestContext())
+        Supplier<String> where = () -> "CQ entry {Status=" + e.status() + ", RequestContext=" + RequestContext.describe(e.requestContext())
                 + ", QPContext=" + RequestContext.describe(e.qpContext()) + ", Type=" + e.type() + "}";
         if (wr == null) {
-            throw Violations.of("CQ-2", where, "RequestContext is a value the kit passed when it posted a request",
+            throw Violations.of("CQ-2", where.get(), "RequestContext is a value the kit passed when it posted a request",
                     "a RequestContext the kit never posted");
         }
         if (wr.cq != cq) {
-            throw Violations.of("CQ-2", wr.detail(), "its CQ entry on the CQ of the QP it was posted on", where + " arrived on another CQ");
+            throw Violations.of("CQ-2", wr.detail(), "its CQ entry on the CQ of the QP it was posted on", where.get() + " arrived on another CQ");
         }
         if (e.qpContext() != wr.qpContext) {
-            throw Violations.of("CQ-2", wr.detail(), "QPContext = " + wr.qpContext, where);
+            throw Violations.of("CQ-2", wr.detail(), "QPContext = " + wr.qpContext, where.get());
         }
         NtStatus r = wr.returned;
         if (r != null && !NtStatus.STATUS_SUCCESS.equals(r)) {
-            throw Violations.of("DEF-2", wr.detail(), "no CQ entry after the post returned " + r, where);
+            throw Violations.of("DEF-2", wr.detail(), "no CQ entry after the post returned " + r, where.get());
         }
         if (wr.entry != null) {
-            throw Violations.of("CQ-2", wr.detail(), "one CQ entry per request", "a second " + where);
+            throw Violations.of("CQ-2", wr.detail(), "one CQ entry per request", "a second " + where.get());
         }
         if (e.type() != null && e.type() != wr.type) {
             throw Violations.of(wr.type == NdkOperationType.FAST_REGISTER ? "MR-FR-8" : "CQ-3", wr.detail(),
-                    "NDK_RESULT_EX.Type = " + wr.type + " (" + wr.type.value() + ")", where);
+                    "NDK_RESULT_EX.Type = " + wr.type + " (" + wr.type.value() + ")", where.get());
         }
         if (e.status() == null) {
-            throw Violations.of("CQ-2", wr.detail(), "an entry with a status", where);
+            throw Violations.of("CQ-2", wr.detail(), "an entry with a status", where.get());
         }
         wr.entry = e;
     }
@@ -1251,15 +1251,25 @@ public final class NdkSession implements AutoCloseable {
      * @param what   what the kit did, for the message
      */
     public void checkMemory(String ruleId, String what) {
+        checkMemory(ruleId, () -> what);
+    }
+
+    /**
+     * As {@link #checkMemory(String, String)} with the description built only on a failure.
+     *
+     * @param ruleId the rule a breach breaks
+     * @param what   what the kit did
+     */
+    public void checkMemory(String ruleId, Supplier<String> what) {
         List<HostMemory.GuardAccess> g = memory.guardAccesses();
         if (!g.isEmpty()) {
-            throw Violations.of(ruleId, what, "no access outside the buffers the kit handed over (guard frames untouched)",
+            throw Violations.of(ruleId, what.get(), "no access outside the buffers the kit handed over (guard frames untouched)",
                     g.size() + " guard-frame access(es), first: " + g.get(0));
         }
         for (HostBuffer b : buffers) {
             String diff = b.firstDifference();
             if (diff != null) {
-                throw Violations.of(ruleId, what, "no byte changed that the rules do not allow to change", diff);
+                throw Violations.of(ruleId, what.get(), "no byte changed that the rules do not allow to change", diff);
             }
         }
     }

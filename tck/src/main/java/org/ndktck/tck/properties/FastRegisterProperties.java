@@ -66,7 +66,7 @@ public class FastRegisterProperties {
         cover(plan, this::lengthOver);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            Checks.neverRegistered(s, sc, "MR-FR-3", "Length " + Hex.u64(plan.length()) + " > AdapterPageCount x PAGE_SIZE - FBO = "
+            Checks.neverRegistered(s, sc, "MR-FR-3", () -> "Length " + Hex.u64(plan.length()) + " > AdapterPageCount x PAGE_SIZE - FBO = "
                     + Hex.u64((long) plan.pageCount() * s.pageSize() - Integer.toUnsignedLong(plan.fbo())));
         });
     }
@@ -89,7 +89,7 @@ public class FastRegisterProperties {
         cover(plan, this::bvaIncongruent);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            Checks.neverRegistered(s, sc, "MR-FR-4", "BaseVirtualAddress mod PAGE_SIZE = "
+            Checks.neverRegistered(s, sc, "MR-FR-4", () -> "BaseVirtualAddress mod PAGE_SIZE = "
                     + Hex.u32((int) (plan.baseVirtualAddress() & (s.pageSize() - 1))) + " differs from FBO " + Hex.u32(plan.fbo()));
         });
     }
@@ -307,7 +307,7 @@ public class FastRegisterProperties {
             if (rd.succeeded()) {
                 throw Violations.of(rule, rd.outcome().call(), "failure: " + probe[1] + " byte(s) at " + Hex.u64(probe[0]) + " leave " + r, rd.describe());
             }
-            s.checkMemory(rule, w.outcome().call() + " (must change nothing)");
+            s.checkMemory(rule, () -> w.outcome().call() + " (must change nothing)");
         }
     }
 
@@ -318,8 +318,8 @@ public class FastRegisterProperties {
     @Provide
     Arbitrary<FrPlan> readSinkPlans() {
         Limits l = Limits.current();
-        return FastRegisterPlans.valid(l).flatMap(p -> net.jqwik.api.Arbitraries.of(READ_SINK_FLAGS)
-                .map(f -> p.withFlags(f, true)));
+        return net.jqwik.api.Combinators.combine(FastRegisterPlans.valid(l), net.jqwik.api.Arbitraries.of(READ_SINK_FLAGS))
+                .as((p, f) -> p.withFlags(f, true));
     }
 
     /**
@@ -345,8 +345,8 @@ public class FastRegisterProperties {
         Limits l = Limits.current();
         int sink = l.readSinkNotRequired() ? 0 : NdkOpFlags.RDMA_READ_SINK;
         Integer[] flags = {0x00, 0x08, 0x10, 0x18, 0x38, 0x30};
-        return FastRegisterPlans.validRemoteAccess(l).flatMap(p -> net.jqwik.api.Arbitraries.of(flags)
-                .map(f -> p.withFlags(f | sink, true)));
+        return net.jqwik.api.Combinators.combine(FastRegisterPlans.validRemoteAccess(l), net.jqwik.api.Arbitraries.of(flags))
+                .as((p, f) -> p.withFlags(f | sink, true));
     }
 
     /**
@@ -380,7 +380,7 @@ public class FastRegisterProperties {
                 throw Violations.of("MR-FR-12", a.outcome().call(), "an error completion: Flags " + Hex.u32(plan.flags())
                         + " lack NDK_OP_FLAG_ALLOW_LOCAL_WRITE (0x10), so the region is no local sink", a.describe());
             }
-            s.checkMemory("MR-FR-12", a.outcome().call());
+            s.checkMemory("MR-FR-12", () -> a.outcome().call());
         });
     }
 
@@ -433,7 +433,7 @@ public class FastRegisterProperties {
         cover(plan, this::wraps);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            Checks.neverRegistered(s, sc, "MR-FR-15", "BaseVirtualAddress + Length passes 2^64");
+            Checks.neverRegistered(s, sc, "MR-FR-15", () -> "BaseVirtualAddress + Length passes 2^64");
         });
     }
 
@@ -450,7 +450,7 @@ public class FastRegisterProperties {
         cover(plan, this::fboTooBig);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            Checks.neverRegistered(s, sc, "MR-FR-16", "FBO " + Hex.u32(plan.fbo()) + " >= PAGE_SIZE " + Hex.u32(s.pageSize()));
+            Checks.neverRegistered(s, sc, "MR-FR-16", () -> "FBO " + Hex.u32(plan.fbo()) + " >= PAGE_SIZE " + Hex.u32(s.pageSize()));
         });
     }
 
@@ -467,7 +467,7 @@ public class FastRegisterProperties {
         cover(plan, this::misaligned);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            Checks.neverRegistered(s, sc, "MR-FR-17", "AdapterPageArray[" + plan.misalignIndex() + "] = "
+            Checks.neverRegistered(s, sc, "MR-FR-17", () -> "AdapterPageArray[" + plan.misalignIndex() + "] = "
                     + Hex.u64(sc.pageArray()[plan.misalignIndex()]) + " is not PAGE_SIZE-aligned");
         });
     }
@@ -488,7 +488,7 @@ public class FastRegisterProperties {
         cover(plan, this::pagesOverInit);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            Checks.neverRegistered(s, sc, "MR-FR-18", "AdapterPageCount " + Hex.u32(plan.pageCount())
+            Checks.neverRegistered(s, sc, "MR-FR-18", () -> "AdapterPageCount " + Hex.u32(plan.pageCount())
                     + " > the initialized AdapterPageCount " + Hex.u32(plan.initPageCount()));
         });
     }
@@ -524,7 +524,7 @@ public class FastRegisterProperties {
                     }
                 }
             }
-            s.checkMemory("MR-FR-19", "peer writes through a registration with Flags " + Hex.u32(plan.flags()));
+            s.checkMemory("MR-FR-19", () -> "peer writes through a registration with Flags " + Hex.u32(plan.flags()));
         });
     }
 }

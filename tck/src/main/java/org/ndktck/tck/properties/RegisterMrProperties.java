@@ -162,7 +162,7 @@ public class RegisterMrProperties {
 
     @Provide
     Arbitrary<RegPlan> accessFlags() {
-        return RegisterPlans.validWithFlags(Limits.current(), 0x7).flatMap(p -> Arbitraries.of(ACCESS_FLAGS).map(p::withFlags));
+        return Combinators.combine(RegisterPlans.validWithFlags(Limits.current(), 0x7), Arbitraries.of(ACCESS_FLAGS)).as(RegPlan::withFlags);
     }
 
     /**
@@ -197,7 +197,7 @@ public class RegisterMrProperties {
                 throw Violations.of("MR-REG-8", w.outcome().call(), (canWrite ? "success" : "failure") + ": Flags " + Hex.u32(plan.flags())
                         + (canWrite ? " include" : " lack") + " ALLOW_REMOTE_WRITE (0x5)", w.describe());
             }
-            s.checkMemory("MR-REG-8", w.outcome().call());
+            s.checkMemory("MR-REG-8", () -> w.outcome().call());
         });
     }
 
@@ -396,7 +396,7 @@ public class RegisterMrProperties {
                     }
                 }
             }
-            s.checkMemory("MR-REG-14", "peer writes through a registration with Flags " + Hex.u32(plan.flags()));
+            s.checkMemory("MR-REG-14", () -> "peer writes through a registration with Flags " + Hex.u32(plan.flags()));
         });
     }
 }

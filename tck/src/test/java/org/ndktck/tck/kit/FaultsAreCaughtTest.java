@@ -36,9 +36,9 @@ class FaultsAreCaughtTest {
 
     /** Time bounds: faults that never answer cost one bound per failing property, so they run with a small one. */
     static final Map<String, String> TIMEOUT_FACTOR = Map.of(
-            "fault:GEN-CB-1/never", "0.05",
-            "fault:GEN-TIME-1", "0.1",
-            "fault:GEN-LIFE-1/deadlock", "0.1");
+            "fault:GEN-CB-1/never", "0.1",
+            "fault:GEN-TIME-1", "0.2",
+            "fault:GEN-LIFE-1/deadlock", "0.2");
 
     static Stream<String> faults() {
         return new SeedPageFaults().providers().stream().map(NdkProvider::name);
@@ -53,7 +53,7 @@ class FaultsAreCaughtTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("faults")
     void theKitFailsExactlyTheBrokenRule(String fault) {
-        KitRun k = KitRun.against(fault).tries(40).param("ndk.tck.timeoutFactor", TIMEOUT_FACTOR.getOrDefault(fault, "0.3"))
+        KitRun k = KitRun.against(fault).tries(30).param("ndk.tck.timeoutFactor", TIMEOUT_FACTOR.getOrDefault(fault, "0.4"))
                 .classes(KitProperties.seedPages());
         SETTINGS.getOrDefault(fault, Map.of()).forEach(k::set);
         KitRun.Result r = k.run();

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * without NDK_ADAPTER_FLAG_RDMA_READ_SINK_NOT_REQUIRED.
  */
 class ReferencePassesTest {
-    private static final int TRIES = 60;
+    private static final int TRIES = 50;
 
     private static KitRun.Result run(String key, String value) {
         KitRun k = KitRun.against("reference").tries(TRIES).classes(KitProperties.seedPages());
