@@ -13,7 +13,9 @@ import org.ndktck.spec.NdkPd;
 import org.ndktck.spec.NdkResult;
 import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NdkSge;
+import org.ndktck.spec.CloseCompletion;
 import org.ndktck.spec.Mdl;
+import org.ndktck.spec.NdkAdapterInfo;
 import org.ndktck.spec.NdkAdapter;
 import org.ndktck.spec.NdkLogicalAddressMapping;
 import org.ndktck.spec.NdkCq;
@@ -58,6 +60,10 @@ public final class SectionFaults implements NdkProviderSource {
         invalidation(out);
         readWrite(out);
         flushAndPosting(out);
+        cqs(out);
+        defer(out);
+        close(out);
+        adapterInfo(out);
         return out;
     }
 
@@ -675,6 +681,416 @@ public final class SectionFaults implements NdkProviderSource {
                             @Override
                             public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
                                 return flushed.get() ? NtStatus.STATUS_SUCCESS : inner.write(ctx, sgl, address, token, flags);
+                            }
+                        };
+                    }
+                })).build());
+    }
+
+    // ------------------------------------------------------------------ CQ results
+
+    private static NdkResultEx with(NdkResultEx e, Object qpContext, Object requestContext, NdkOperationType type, long typeSpecific) {
+        return new NdkResultEx(e.status(), e.bytesTransferred(), qpContext, requestContext, type, typeSpecific);
+    }
+
+    private static void cqs(List<NdkProvider> out) {
+        out.add(fault("fault:CQ-1/count-beyond-array",
+                "when more entries are waiting than the array holds, the result calls return the number waiting (the extra entries are lost)")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new SectionWrap.Cq(this, inner) {
+                            @Override
+                            public int getCqResultsEx(NdkResultEx[] results) {
+                                int n = inner.getCqResultsEx(results);
+                                return n == results.length ? n + inner.getCqResultsEx(new NdkResultEx[64]) : n;
+                            }
+
+                            @Override
+                            public int getCqResults(NdkResult[] results) {
+                                int n = inner.getCqResults(results);
+                                return n == results.length ? n + inner.getCqResults(new NdkResult[64]) : n;
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:CQ-2/qp-context-null", "CQ entries carry a null QPContext")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new MappingCq(this, inner, e -> with(e, null, e.requestContext(), e.type(), e.typeSpecificCompletionOutput()));
+                    }
+                })).build());
+        out.add(fault("fault:CQ-2/foreign-request-context", "CQ entries carry a copy of the RequestContext, not the consumer's own value")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new MappingCq(this, inner, e -> with(e, e.qpContext(), String.valueOf(e.requestContext()), e.type(),
+                                e.typeSpecificCompletionOutput()));
+                    }
+                })).build());
+        out.add(fault("fault:CQ-3/read-as-write", "NDK_RESULT_EX.Type of an NdkRead says NdkOperationTypeWrite")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new MappingCq(this, inner, e -> e.type() == NdkOperationType.READ
+                                ? with(e, e.qpContext(), e.requestContext(), NdkOperationType.WRITE, 0) : e);
+                    }
+                })).build());
+        out.add(fault("fault:CQ-3/invalidated-token-missing", "a ReceiveAndInvalidate entry carries 0 instead of the invalidated token")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new MappingCq(this, inner, e -> e.type() == NdkOperationType.RECEIVE_AND_INVALIDATE
+                                ? with(e, e.qpContext(), e.requestContext(), e.type(), 0) : e);
+                    }
+                })).build());
+    }
+
+    // ------------------------------------------------------------------ DEFER
+
+    /** A CQ that first returns the entries a faulty QP injected. */
+    static class InjectingCq extends SectionWrap.Cq {
+        final java.util.concurrent.ConcurrentLinkedQueue<NdkResultEx> injected = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+        InjectingCq(SectionWrap.Hooks hooks, NdkCq inner) {
+            super(hooks, inner);
+        }
+
+        @Override
+        public int getCqResultsEx(NdkResultEx[] results) {
+            int n = 0;
+            NdkResultEx e;
+            while (n < results.length && (e = injected.poll()) != null) {
+                results[n++] = e;
+            }
+            if (n < results.length) {
+                NdkResultEx[] rest = new NdkResultEx[results.length - n];
+                int m = inner.getCqResultsEx(rest);
+                System.arraycopy(rest, 0, results, n, m);
+                n += m;
+            }
+            return n;
+        }
+
+        @Override
+        public int getCqResults(NdkResult[] results) {
+            NdkResultEx[] ex = new NdkResultEx[results.length];
+            int n = getCqResultsEx(ex);
+            for (int i = 0; i < n; i++) {
+                results[i] = ex[i].toResult();
+            }
+            return n;
+        }
+    }
+
+    /** A DEFER request the faulty QP of DEF-3 and DEF-4 holds itself. */
+    private interface Held {
+        NtStatus post();
+    }
+
+    private static void defer(List<NdkProvider> out) {
+        out.add(fault("fault:DEF-2/entry-after-inline-failure", "a request refused inline still gets a CQ entry with its error status")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new InjectingCq(this, inner);
+                    }
+
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            private NtStatus echo(Object ctx, NtStatus r, NdkOperationType type) {
+                                if (r != null && r.isError() && iq instanceof InjectingCq c) {
+                                    c.injected.add(new NdkResultEx(r, 0, qpContext, ctx, type, 0));
+                                }
+                                return r;
+                            }
+
+                            @Override
+                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
+                                return echo(ctx, inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags), NdkOperationType.FAST_REGISTER);
+                            }
+
+                            @Override
+                            public NtStatus invalidate(Object ctx, NdkMr mr, int flags) {
+                                return echo(ctx, inner.invalidate(ctx, mr, flags), NdkOperationType.INVALIDATE);
+                            }
+
+                            @Override
+                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return echo(ctx, inner.read(ctx, sgl, address, token, flags), NdkOperationType.READ);
+                            }
+
+                            @Override
+                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return echo(ctx, inner.write(ctx, sgl, address, token, flags), NdkOperationType.WRITE);
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:DEF-3/deferred-dropped", "requests with NDK_OP_FLAG_DEFER are accepted and never processed")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            @Override
+                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
+                                return (flags & NdkOpFlags.DEFER) != 0 ? NtStatus.STATUS_SUCCESS
+                                        : inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags);
+                            }
+
+                            @Override
+                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return (flags & NdkOpFlags.DEFER) != 0 ? NtStatus.STATUS_SUCCESS : inner.read(ctx, sgl, address, token, flags);
+                            }
+
+                            @Override
+                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                return (flags & NdkOpFlags.DEFER) != 0 ? NtStatus.STATUS_SUCCESS : inner.write(ctx, sgl, address, token, flags);
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:DEF-4/held-after-inline-failure",
+                "DEFER fast registrations are held until the next request without DEFER, even when a request fails inline in between")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    final Map<Object, Boolean> remote = new ConcurrentHashMap<>();
+
+                    @Override
+                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
+                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
+                            @Override
+                            public NtStatus initializeFastRegister(int count, boolean remoteAccess, RequestCompletion c, Object ctx) {
+                                remote.put(inner, remoteAccess);
+                                return inner.initializeFastRegister(count, remoteAccess, c, ctx);
+                            }
+                        };
+                    }
+
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        List<Held> held = new ArrayList<>();
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            private void release() {
+                                List<Held> now;
+                                synchronized (held) {
+                                    now = new ArrayList<>(held);
+                                    held.clear();
+                                }
+                                for (Held h : now) {
+                                    h.post();
+                                }
+                            }
+
+                            @Override
+                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
+                                if ((flags & NdkOpFlags.DEFER) != 0) {
+                                    Object key = mr instanceof SectionWrap.Mr w ? w.inner : mr;
+                                    if ((flags & 0x28) != 0 && Boolean.FALSE.equals(remote.get(key))) {
+                                        return NtStatus.STATUS_ACCESS_VIOLATION;
+                                    }
+                                    synchronized (held) {
+                                        held.add(() -> inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags & ~NdkOpFlags.DEFER));
+                                    }
+                                    return NtStatus.STATUS_SUCCESS;
+                                }
+                                release();
+                                return inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags);
+                            }
+
+                            @Override
+                            public NtStatus invalidate(Object ctx, NdkMr mr, int flags) {
+                                release();
+                                return inner.invalidate(ctx, mr, flags);
+                            }
+
+                            @Override
+                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                release();
+                                return inner.read(ctx, sgl, address, token, flags);
+                            }
+
+                            @Override
+                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
+                                release();
+                                return inner.write(ctx, sgl, address, token, flags);
+                            }
+
+                            @Override
+                            public NtStatus send(Object ctx, NdkSge[] sgl, int flags) {
+                                release();
+                                return inner.send(ctx, sgl, flags);
+                            }
+                        };
+                    }
+                })).build());
+    }
+
+    // ------------------------------------------------------------------ close
+
+    private static final java.util.concurrent.ExecutorService EARLY = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "ndk-fault-early-callback");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private static void close(List<NdkProvider> out) {
+        out.add(fault("fault:CL-1/callback-after-success", "an MR close that returns STATUS_SUCCESS calls the close callback too")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
+                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
+                            @Override
+                            public NtStatus close(CloseCompletion completion, Object ctx) {
+                                NtStatus r = inner.close(completion, ctx);
+                                if (NtStatus.STATUS_SUCCESS.equals(r)) {
+                                    completion.complete(ctx);
+                                }
+                                return r;
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:CL-2/refuses-registered-mr", "closing a registered MR fails with STATUS_INVALID_DEVICE_STATE (deregister first)")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
+                        java.util.concurrent.atomic.AtomicBoolean registered = new java.util.concurrent.atomic.AtomicBoolean();
+                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
+                            @Override
+                            public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
+                                NtStatus r = inner.register(mdl, length, flags, (x, st) -> {
+                                    registered.compareAndSet(false, NtStatus.STATUS_SUCCESS.equals(st));
+                                    c.complete(x, st);
+                                }, ctx);
+                                registered.compareAndSet(false, NtStatus.STATUS_SUCCESS.equals(r));
+                                return r;
+                            }
+
+                            @Override
+                            public NtStatus deregister(RequestCompletion c, Object ctx) {
+                                registered.set(false);
+                                return inner.deregister(c, ctx);
+                            }
+
+                            @Override
+                            public NtStatus close(CloseCompletion completion, Object ctx) {
+                                return registered.get() ? INVALID_DEVICE_STATE : inner.close(completion, ctx);
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:CL-4/close-callback-first",
+                "closing an MR with a request pending calls the close callback at once, before the request's completion")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
+                        AtomicInteger pending = new AtomicInteger();
+                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
+                            private RequestCompletion counted(RequestCompletion c) {
+                                pending.incrementAndGet();
+                                return (x, st) -> {
+                                    pending.decrementAndGet();
+                                    c.complete(x, st);
+                                };
+                            }
+
+                            private NtStatus settle(NtStatus r) {
+                                if (!r.isPending()) {
+                                    pending.decrementAndGet();
+                                }
+                                return r;
+                            }
+
+                            @Override
+                            public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
+                                return settle(inner.register(mdl, length, flags, counted(c), ctx));
+                            }
+
+                            @Override
+                            public NtStatus initializeFastRegister(int count, boolean remote, RequestCompletion c, Object ctx) {
+                                return settle(inner.initializeFastRegister(count, remote, counted(c), ctx));
+                            }
+
+                            @Override
+                            public NtStatus close(CloseCompletion completion, Object ctx) {
+                                if (pending.get() <= 0) {
+                                    return inner.close(completion, ctx);
+                                }
+                                NtStatus r = inner.close(x -> { }, ctx);
+                                EARLY.execute(() -> completion.complete(ctx));
+                                if (NtStatus.STATUS_SUCCESS.equals(r)) {
+                                    return NtStatus.STATUS_PENDING;
+                                }
+                                return r;
+                            }
+                        };
+                    }
+                })).build());
+        out.add(fault("fault:CL-5/close-leaves-requests", "closing a QP leaves its pending receives and sends without a completion")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    final Set<Object> orphans = ConcurrentHashMap.newKeySet();
+
+                    @Override
+                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
+                        Set<Object> mine = ConcurrentHashMap.newKeySet();
+                        return new SectionWrap.Qp(this, inner, pd) {
+                            @Override
+                            public NtStatus receive(Object ctx, NdkSge[] sgl) {
+                                mine.add(ctx);
+                                return inner.receive(ctx, sgl);
+                            }
+
+                            @Override
+                            public NtStatus send(Object ctx, NdkSge[] sgl, int flags) {
+                                mine.add(ctx);
+                                return inner.send(ctx, sgl, flags);
+                            }
+
+                            @Override
+                            public NtStatus close(CloseCompletion completion, Object ctx) {
+                                orphans.addAll(mine);
+                                return inner.close(completion, ctx);
+                            }
+                        };
+                    }
+
+                    @Override
+                    NdkCq cq(NdkCq inner) {
+                        return new FilteringCq(this, inner, e -> !(orphans.contains(e.requestContext()) && NtStatus.STATUS_CANCELLED.equals(e.status())));
+                    }
+                })).build());
+        out.add(fault("fault:CL-6/success-with-children", "closing a PD with live MRs or QPs returns STATUS_SUCCESS at once")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkPd pd(NdkPd inner) {
+                        return new SectionWrap.Pd(this, inner) {
+                            @Override
+                            public NtStatus close(CloseCompletion completion, Object ctx) {
+                                NtStatus r = inner.close(x -> { }, ctx);
+                                return r.isPending() ? NtStatus.STATUS_SUCCESS : r;
+                            }
+                        };
+                    }
+                })).build());
+    }
+
+    // ------------------------------------------------------------------ NDK_ADAPTER_INFO
+
+    private static void adapterInfo(List<NdkProvider> out) {
+        out.add(fault("fault:AI-1/frmr-8", "NDK_ADAPTER_INFO reports FRMRPageCount 8")
+                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    @Override
+                    NdkAdapter adapter(NdkAdapter inner) {
+                        return new SectionWrap.Adapter(this, inner) {
+                            @Override
+                            public NdkAdapterInfo queryAdapterInfo() {
+                                NdkAdapterInfo i = inner.queryAdapterInfo();
+                                return new NdkAdapterInfo(i.version(), i.adapterFlags(), 8, i.maxRegistrationSize(), i.maxWindowSize(),
+                                        i.maxInitiatorRequestSge(), i.maxReceiveRequestSge(), i.maxReadRequestSge(), i.maxTransferLength(),
+                                        i.maxInlineDataSize(), i.maxInboundReadLimit(), i.maxOutboundReadLimit(), i.maxReceiveQueueDepth(),
+                                        i.maxInitiatorQueueDepth(), i.maxCqDepth());
                             }
                         };
                     }

@@ -164,7 +164,13 @@ final class SectionWrap {
         public CreateResult<NdkQp> createQp(NdkCq receiveCq, NdkCq initiatorCq, Object qpContext, int receiveQueueDepth,
                                             int initiatorQueueDepth, int maxReceiveRequestSge, int maxInitiatorRequestSge,
                                             int inlineDataSize, CreateCompletion<NdkQp> completion, Object createContext) {
-            UnaryOperator<NdkQp> wrap = q -> hooks.qp(q, this, receiveCq, initiatorCq);
+            UnaryOperator<NdkQp> wrap = q -> {
+                NdkQp w = hooks.qp(q, this, receiveCq, initiatorCq);
+                if (w instanceof Qp qp) {
+                    qp.qpContext = qpContext;
+                }
+                return w;
+            };
             return wrapResult(inner.createQp(receiveCq, initiatorCq, qpContext, receiveQueueDepth, initiatorQueueDepth,
                     maxReceiveRequestSge, maxInitiatorRequestSge, inlineDataSize, wrapCompletion(completion, wrap), createContext), wrap);
         }
@@ -241,6 +247,8 @@ final class SectionWrap {
         final Hooks hooks;
         final NdkQp inner;
         final Pd pd;
+        /** The QPContext the consumer gave NdkCreateQp. */
+        volatile Object qpContext;
 
         Qp(Hooks hooks, NdkQp inner, Pd pd) {
             this.hooks = hooks;

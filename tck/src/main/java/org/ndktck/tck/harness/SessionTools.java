@@ -11,6 +11,8 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkPd;
 import org.ndktck.spec.NdkQp;
+import org.ndktck.spec.NdkResult;
+import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.tck.RuleViolation;
@@ -338,6 +340,39 @@ public final class SessionTools implements AutoCloseable {
         return wr.entry.status();
     }
 
+    /**
+     * NdkGetCqResults, raw (no checks): the property judges the count and hands the entries to
+     * {@link #accept(NdkCq, NdkResult)}.
+     *
+     * @param cq      the CQ
+     * @param results the array to fill
+     * @return what the provider returned
+     */
+    public int getCqResults(NdkCq cq, NdkResult[] results) {
+        return inv.call("NdkGetCqResults", () -> "NdkGetCqResults(nResults=" + results.length + ")", () -> cq.getCqResults(results));
+    }
+
+    /** NdkGetCqResultsEx, raw (see {@link #getCqResults}). */
+    public int getCqResultsEx(NdkCq cq, NdkResultEx[] results) {
+        return inv.call("NdkGetCqResultsEx", () -> "NdkGetCqResultsEx(nResults=" + results.length + ")", () -> cq.getCqResultsEx(results));
+    }
+
+    /**
+     * Hands an entry the property removed itself to the session, which matches it to its request and
+     * checks it (CQ-2, DEF-2, the operation type).
+     *
+     * @param cq the CQ it came from
+     * @param e  the entry
+     */
+    public void accept(NdkCq cq, NdkResultEx e) {
+        s.accept(cq, e);
+    }
+
+    /** As {@link #accept(NdkCq, NdkResultEx)} for an entry without the operation type. */
+    public void accept(NdkCq cq, NdkResult e) {
+        s.accept(cq, e == null ? null : new NdkResultEx(e.status(), e.bytesTransferred(), e.qpContext(), e.requestContext(), null, 0));
+    }
+
     // ------------------------------------------------------------------ memory
 
     /**
@@ -474,11 +509,29 @@ public final class SessionTools implements AutoCloseable {
      * @return the op
      */
     public AsyncOp<NdkMr> startClose(NdkObject object, java.util.function.Consumer<AsyncOp<NdkMr>> inside) {
+        return startClose(object, inside, null);
+    }
+
+    /**
+     * As {@link #startClose(NdkObject, java.util.function.Consumer)}, handing the op to {@code before} just
+     * before the provider is called (so other code can watch a close whose callback may come before the
+     * call returns).
+     *
+     * @param object an object the property owns
+     * @param inside kit code to run inside the close callback, or null
+     * @param before receives the op before the call, or null
+     * @return the op
+     */
+    public AsyncOp<NdkMr> startClose(NdkObject object, java.util.function.Consumer<AsyncOp<NdkMr>> inside,
+                                     java.util.function.Consumer<AsyncOp<NdkMr>> before) {
         String kind = closeKind(object);
         Supplier<String> d = () -> kind + "()";
         AsyncOp<NdkMr> op = s.newOp(AsyncOp.Flavor.CLOSE, kind, d);
         if (inside != null) {
             op.runInsideCallback(inside);
+        }
+        if (before != null) {
+            before.accept(op);
         }
         if (owned.containsKey(object)) {
             owned.put(object, Boolean.TRUE);
@@ -590,6 +643,17 @@ public final class SessionTools implements AutoCloseable {
             throw Violations.of("MR-CREATE-2", c.call(), "STATUS_SUCCESS, inline or through the completion, for an MR on an open PD", c.describe());
         }
         return required(c);
+    }
+
+    /**
+     * NdkCreateCq, owned by the property.
+     *
+     * @param depth QueueDepth (ULONG)
+     * @return the CQ
+     */
+    public NdkCq createCq(int depth) {
+        return required(s.create("NdkCreateCq", () -> "NdkCreateCq(QueueDepth=" + u32(depth) + ")",
+                op -> s.adapter().createCq(depth, op.createCompletion(), op.context())));
     }
 
     /**

@@ -5,6 +5,10 @@ import org.junit.jupiter.api.TestFactory;
 import org.ndktck.tck.properties.DeregisterProperties;
 import org.ndktck.tck.properties.FastRegisterInitProperties;
 import org.ndktck.tck.properties.TokenProperties;
+import org.ndktck.tck.properties.CloseProperties;
+import org.ndktck.tck.properties.AdapterInfoProperties;
+import org.ndktck.tck.properties.DeferProperties;
+import org.ndktck.tck.properties.CqProperties;
 import org.ndktck.tck.properties.FlushProperties;
 import org.ndktck.tck.properties.PostingProperties;
 import org.ndktck.tck.properties.ReadWriteProperties;
@@ -76,6 +80,19 @@ class SectionFaultsTest {
         c.add(new Case("fault:FL-1/flush-ignored", FlushProperties.class));
         c.add(new Case("fault:FL-1/cancelled-as-success", FlushProperties.class));
         c.add(new Case("fault:WRP-2/posts-lost-after-flush", PostingProperties.class));
+        for (String f : List.of("fault:CQ-1/count-beyond-array", "fault:CQ-2/qp-context-null", "fault:CQ-2/foreign-request-context",
+                "fault:CQ-3/read-as-write", "fault:CQ-3/invalidated-token-missing")) {
+            c.add(new Case(f, CqProperties.class));
+        }
+        for (String f : List.of("fault:DEF-2/entry-after-inline-failure", "fault:DEF-3/deferred-dropped", "fault:DEF-4/held-after-inline-failure")) {
+            c.add(new Case(f, DeferProperties.class));
+        }
+        for (String f : List.of("fault:CL-1/callback-after-success", "fault:CL-2/refuses-registered-mr", "fault:CL-5/close-leaves-requests",
+                "fault:CL-6/success-with-children")) {
+            c.add(new Case(f, CloseProperties.class));
+        }
+        c.add(new Case("fault:CL-4/close-callback-first", CloseProperties.class).with("completion", "pending"));
+        c.add(new Case("fault:AI-1/frmr-8", AdapterInfoProperties.class));
         return c;
     }
 
