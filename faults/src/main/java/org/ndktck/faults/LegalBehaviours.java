@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
+import org.ndktck.spec.CloseCompletion;
 import org.ndktck.spec.CreateCompletion;
 import org.ndktck.spec.CreateResult;
 import org.ndktck.spec.NdkObject;
@@ -24,7 +25,9 @@ import org.ndktck.spec.RequestCompletion;
  *       promptly on the calling thread, before it returns STATUS_PENDING, so a consumer that calls the provider
  *       from inside the callback re-enters it in the middle of a call.</li>
  * </ul>
- * Closes are left as the reference does them (a close completion must stay the object's last callback, CL-4).
+ * A completion delivered later must still come before the close of its object ends (CL-4, CL-6): with
+ * {@code legal:foreign-thread-completion} a close first lets the delivery thread deliver what it holds, then
+ * closes as the reference does. The other styles deliver before the call returns and leave closes alone.
  * NdkBuildLam without a completion is left alone.
  */
 public final class LegalBehaviours {
@@ -111,6 +114,15 @@ public final class LegalBehaviours {
             T object = NtStatus.STATUS_SUCCESS.equals(r.status()) ? r.object() : null;
             deliver(() -> completion.complete(context, r.status(), object));
             return CreateResult.pending();
+        }
+
+        @Override
+        public NtStatus close(NdkCall call, NdkObject object, CloseCompletion completion, Object context, CloseCall inner) {
+            if (style != Style.FOREIGN_THREAD) {
+                return inner.invoke(completion, context);
+            }
+            adapter.deliveries().quiesce();
+            return inner.invoke(completion, context);
         }
     }
 

@@ -32,7 +32,7 @@ import org.ndktck.spec.RequestCompletion;
  *   <li>{@code fault:GEN-TIME-1/blocks-forever}: NdkRegisterMr never returns;</li>
  *   <li>{@code fault:GEN-CB-1/pending-never-completes}, {@code fault:GEN-CB-1/completes-twice},
  *       {@code fault:GEN-CB-1/previous-request-context}, {@code fault:GEN-CB-2/after-inline-return}: completion faults;</li>
- *   <li>{@code fault:CQ-2/foreign-request-context}, {@code fault:DEF-2/cq-entry-after-inline-failure}: CQ faults;</li>
+ *   <li>{@code fault:CQ-2/extra-entry-never-posted}, {@code fault:DEF-2/cq-entry-after-inline-failure}: CQ faults;</li>
  *   <li>{@code fault:GEN-EXC-1/throws-from-call}, {@code fault:GEN-EXC-1/throws-from-completion-path}: exceptions;</li>
  *   <li>{@code fault:GEN-CB-4/success-without-object}, {@code fault:OBJ-1/wrong-object-type}: objects;</li>
  *   <li>{@code fault:MR-TOK-5/token-changes-between-reads}: a token that is not stable.</li>
@@ -82,7 +82,7 @@ public final class Misbehaviours {
                 p("fault:GEN-CB-1/previous-request-context",
                         "MR requests return STATUS_PENDING and complete with the previous request's context",
                         ForeignContext::new),
-                p("fault:CQ-2/foreign-request-context",
+                p("fault:CQ-2/extra-entry-never-posted",
                         "the first successful work request on each CQ is followed by an extra entry with a RequestContext never posted",
                         CqForeignRequestContext::new),
                 p("fault:GEN-EXC-1/throws-from-call",

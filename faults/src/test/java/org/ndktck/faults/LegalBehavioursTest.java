@@ -49,6 +49,29 @@ class LegalBehavioursTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"inline", "pending"})
+    void foreignThreadCompletionsComeBeforeTheirObjectsCloseEnds(String completion) throws Exception {
+        try (Bench b = new Bench("legal:foreign-thread-completion", completion)) {
+            java.util.List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+            NdkMr mr = b.newMr();
+            assertThat(mr.register(b.buffer(), 4096, 0x7, (x, s) -> order.add("register " + s), "r"))
+                    .isEqualTo(NtStatus.STATUS_PENDING);
+            NtStatus close = mr.close(x -> {
+                order.add("close");
+                closed.countDown();
+            }, "c");
+            if (close.isPending()) {
+                assertThat(closed.await(5, TimeUnit.SECONDS)).isTrue();
+            } else {
+                order.add("close");
+            }
+            assertThat(order).as("the registration completed before the close ended")
+                    .containsExactly("register " + NtStatus.STATUS_SUCCESS, "close");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"inline", "pending"})
     void reentrantCallbacksComeOnTheCallingThreadAndMayCallBack(String completion) throws Exception {
         try (Bench b = new Bench("legal:reentrant-callbacks", completion)) {
             NdkMr mr = b.newMr();

@@ -164,7 +164,7 @@ class MisbehavioursTest {
     @ParameterizedTest
     @ValueSource(strings = {"inline", "pending"})
     void aForgedEntryFollowsTheFirstSuccessfulRequest(String completion) throws Exception {
-        try (Bench b = new Bench("fault:CQ-2/foreign-request-context", completion)) {
+        try (Bench b = new Bench("fault:CQ-2/extra-entry-never-posted", completion)) {
             NdkMr mr = b.newMr();
             Bench.Recorder rec = new Bench.Recorder();
             assertThat(Bench.finalStatus(register(b, mr, rec, "r"), rec)).isEqualTo(NtStatus.STATUS_SUCCESS);

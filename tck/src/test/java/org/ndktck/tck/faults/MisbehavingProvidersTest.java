@@ -41,7 +41,7 @@ class MisbehavingProvidersTest {
                 Arguments.of("fault:GEN-CB-1/completes-twice", List.of("MR-DEREG-2")),
                 Arguments.of("fault:GEN-CB-2/after-inline-return", List.of("MR-DEREG-2")),
                 Arguments.of("fault:GEN-CB-1/previous-request-context", List.of("MR-DEREG-2")),
-                Arguments.of("fault:CQ-2/foreign-request-context", List.of("MR-FR-8")),
+                Arguments.of("fault:CQ-2/extra-entry-never-posted", List.of("MR-FR-8")),
                 Arguments.of("fault:GEN-EXC-1/throws-from-call", List.of("MR-DEREG-2")),
                 Arguments.of("fault:GEN-EXC-1/throws-from-completion-path", List.of("MR-DEREG-2")),
                 Arguments.of("fault:GEN-CB-4/success-without-object", List.of("MR-DEREG-2")),
