@@ -135,12 +135,12 @@ public class CloseProperties {
      * exactly one close callback within the completion bound, with the kit's context, and a SUCCESS close by
      * none, through a quiet period (CL-1).
      */
-    @Property(edgeCases = EdgeCasesMode.MIXIN)
+    @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
     @NdkRule("CL-1")
     @NdkRule("CL-2")
     @Tag("CL-1")
     @Tag("CL-2")
-    void closeReturnsSuccessOrPendingAndCallsBackOnlyAfterPending(@ForAll @Size(min = 1, max = 4) List<State> states) {
+    void closeReturnsSuccessOrPendingAndCallsBackOnlyAfterPending(@ForAll @Size(min = 1, max = 6) List<State> states) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
@@ -173,7 +173,7 @@ public class CloseProperties {
      * further callback of the MR arrives (through a quiet period). The request may complete with an error
      * (for example STATUS_CANCELLED). With inline completions the request is over before the close.
      */
-    @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
+    @Property(tries = 50, generation = GenerationMode.RANDOMIZED)
     @NdkRule("CL-4")
     @Tag("CL-4")
     void theCloseCallbackIsTheObjectsLast(@ForAll boolean initialize, @ForAll @IntRange(min = 1, max = 4) int pages) {

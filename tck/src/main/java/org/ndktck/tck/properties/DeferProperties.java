@@ -82,7 +82,7 @@ public class DeferProperties {
      * quiet period has passed, the CQs hold no entry with a failed request's RequestContext (the session
      * charges such an entry to DEF-2). Requests that were not refused inline are not judged here.
      */
-    @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
+    @Property(tries = 50, edgeCases = EdgeCasesMode.MIXIN)
     @NdkRule("DEF-2")
     @Tag("DEF-2")
     void aRequestRefusedInlineNeverCompletes(@ForAll @Size(min = 1, max = 4) List<Failing> failures, @ForAll boolean defer) {

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.ndktck.tck.properties.DeregisterProperties;
 import org.ndktck.tck.properties.FastRegisterInitProperties;
 import org.ndktck.tck.properties.TokenProperties;
+import org.ndktck.tck.properties.MrLifecycleStateProperties;
 import org.ndktck.tck.properties.CloseProperties;
 import org.ndktck.tck.properties.AdapterInfoProperties;
 import org.ndktck.tck.properties.DeferProperties;
@@ -93,6 +94,9 @@ class SectionFaultsTest {
         }
         c.add(new Case("fault:CL-4/close-callback-first", CloseProperties.class).with("completion", "pending"));
         c.add(new Case("fault:AI-1/frmr-8", AdapterInfoProperties.class));
+        c.add(new Case("fault:MR-DEREG-3/token-kept", MrLifecycleStateProperties.class));
+        c.add(new Case("fault:INV-4/token-kept", MrLifecycleStateProperties.class));
+        c.add(new Case("fault:MR-TOK-6/shared-token", MrLifecycleStateProperties.class));
         return c;
     }
 
