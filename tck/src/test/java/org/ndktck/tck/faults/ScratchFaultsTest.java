@@ -2,6 +2,14 @@ package org.ndktck.tck.faults;
 
 import org.junit.jupiter.api.Test;
 
+/**
+ * A developer's tool, off unless {@code -Dscratch.provider} is given: runs the kit against one or more providers
+ * (comma-separated) and prints which properties failed and which rules they were charged to. Options:
+ * {@code -Dscratch.rules=RULE,...} (tags; default every property), {@code -Dscratch.tries=N} (10),
+ * {@code -Dscratch.factor=F} (timeout factor, 0.2). Example:
+ * {@code mvn -q -B -pl tck -am verify -Dtest=ScratchFaultsTest -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dscratch.provider=fault:GEN-TIME-1/blocks-forever,reference}
+ */
 @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "scratch.provider", matches = ".+")
 class ScratchFaultsTest {
     @Test
