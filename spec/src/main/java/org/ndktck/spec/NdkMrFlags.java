@@ -4,7 +4,7 @@ package org.ndktck.spec;
  * The NDK_MR_FLAG_* access flags of NdkRegisterMr (ULONG, carried in a Java int; values from ndkpi.h,
  * digest section 17). They are permissions; local read is always present. ALLOW_REMOTE_WRITE (0x5)
  * contains ALLOW_LOCAL_WRITE (0x1), so test a flag with {@code (flags & X) == X}. The lone bit 0x4
- * has no defined meaning (AMB-4, MR-FLAG-UNDEF). Source: NDK_FN_REGISTER_MR; rules MR-REG-6 to MR-REG-8.
+ * has no defined meaning and never grants remote write (AMB-4, AMB-23, MR-REG-14). Source: NDK_FN_REGISTER_MR; rules MR-REG-6 to MR-REG-8.
  */
 public final class NdkMrFlags {
     private NdkMrFlags() {

@@ -3,7 +3,7 @@ package org.ndktck.spec;
 /**
  * The NDK_OP_FLAG_* work-request flags (ULONG, carried in a Java int; values from ndkpi.h, digest
  * section 17). For NdkFastRegister they are access permissions plus request options; ALLOW_REMOTE_WRITE
- * (0x30) contains ALLOW_LOCAL_WRITE (0x10), and the lone bit 0x20 is undefined (AMB-4). Where the
+ * (0x30) contains ALLOW_LOCAL_WRITE (0x10), and the lone bit 0x20 is undefined and never grants remote write (AMB-4, MR-FR-19). Where the
  * NdkRead page and the header disagree on RDMA_READ_LOCAL_INVALIDATE, the header's 0x100 is used (AMB-3).
  * Source: NDK_FN_FAST_REGISTER, NDK_FN_INVALIDATE, NDK_FN_READ, NDK_FN_WRITE; rules MR-FR-5, MR-FR-11, RW-4, RW-5.
  */

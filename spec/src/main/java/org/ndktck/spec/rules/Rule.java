@@ -16,11 +16,18 @@ import java.util.List;
  * @param check           how the kit checks it
  * @param statement       the rule in the kit's own words
  * @param howChecked      what the kit does for it: the property, or how the kit honours a consumer rule
- * @param allowedStatuses NTSTATUS names the pages allow as results (empty when none are listed)
+ * @param allowedStatuses NTSTATUS constant names ({@link org.ndktck.spec.NtStatus}) that the pages list as
+ *                        results of the call or completion the rule is about (empty when none are listed).
+ *                        For a rule whose failure is MUST but whose code is only SHOULD (MR-REG-2, LAM-2,
+ *                        MR-FRI-3, MR-FR-6, MR-FR-7, INV-2, RW-2) it is the listed code: any error passes the
+ *                        rule, and a different error code is an ADVISORY finding
  * @param source          the source page(s), in the digest's notation (D:fast_register, N:..., S, H)
  * @param ambiguities     IDs of the ambiguity entries it resolves ({@code AMB-1}), possibly empty
- * @param requires        capabilities it needs: {@code ADAPTER_FLAG:RDMA_READ_SINK_NOT_REQUIRED},
- *                        {@code NDK_VERSION:1.2}; empty when it always applies
+ * @param requires        capabilities it needs, all of them: {@code ADAPTER_FLAG:<name>} with a constant name
+ *                        of {@link org.ndktck.spec.NdkAdapterFlags} (e.g.
+ *                        {@code ADAPTER_FLAG:RDMA_READ_SINK_NOT_REQUIRED}) or {@code NDK_VERSION:<major>.<minor>}
+ *                        (the adapter's NDKPI version is at least that); empty when it always applies. On an
+ *                        adapter without them the rule is NOT_APPLICABLE
  */
 public record Rule(String id, String title, String function, String group, Binds binds, Strength strength,
                    Basis basis, Check check, String statement, String howChecked, List<String> allowedStatuses,
