@@ -1,7 +1,8 @@
 package org.ndktck.bench;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -34,8 +35,6 @@ public final class MemoryFootprint {
     static final int[] SIZES = {1 << 12, 1 << 16};
     /** The budget: bytes per registered page. */
     static final double BUDGET_BYTES_PER_PAGE = 16.0;
-
-    private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
     private MemoryFootprint() {
     }
@@ -102,6 +101,9 @@ public final class MemoryFootprint {
                 throw new IllegalStateException("silent requests left CQ entries");
             }
             keep(mrs);
+            if (Boolean.getBoolean("ndk.bench.verbose")) {
+                System.out.printf(Locale.ROOT, "  %s %d pages: heap before %,d after %,d%n", kind, pages, before, after);
+            }
             return (double) (after - before) / MRS;
         }
     }
@@ -114,17 +116,29 @@ public final class MemoryFootprint {
         sink = null;
     }
 
-    /** @return heap bytes in use after full collections have settled */
+    /**
+     * Heap bytes live after full collections: the sum over the heap pools of the usage each pool reported right
+     * after the last collection ({@code MemoryPoolMXBean.getCollectionUsage}), which excludes what was allocated
+     * since. Objects that need reference processing (cleaners, weak references) can take a few collections to
+     * go, so it collects until three readings in a row agree within 1 KiB.
+     *
+     * @return bytes
+     */
     static long usedAfterGc() {
-        long previous = Long.MAX_VALUE;
-        for (int i = 0; i < 10; i++) {
+        long previous = Long.MIN_VALUE;
+        int stable = 0;
+        long used = 0;
+        for (int i = 0; i < 30 && stable < 3; i++) {
             System.gc();
-            long used = MEMORY.getHeapMemoryUsage().getUsed();
-            if (Math.abs(previous - used) < 1024) {
-                return used;
+            used = 0;
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null) {
+                    used += pool.getCollectionUsage().getUsed();
+                }
             }
+            stable = Math.abs(used - previous) < 1024 ? stable + 1 : 0;
             previous = used;
         }
-        return previous;
+        return used;
     }
 }
