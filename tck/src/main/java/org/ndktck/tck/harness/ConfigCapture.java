@@ -13,5 +13,7 @@ public final class ConfigCapture implements TestExecutionListener {
     public void testPlanExecutionStarted(TestPlan testPlan) {
         TckConfig.useParameters(testPlan.getConfigurationParameters()::get);
         ProviderUnderTest.reset();
+        Invoker.resetRun();
+        LateCallbacks.reset();
     }
 }

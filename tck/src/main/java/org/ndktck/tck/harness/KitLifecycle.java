@@ -1,6 +1,7 @@
 package org.ndktck.tck.harness;
 
 import net.jqwik.api.AfterFailureMode;
+import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.FixedSeedMode;
 import net.jqwik.api.lifecycle.AroundPropertyHook;
 import net.jqwik.api.lifecycle.LifecycleContext;
@@ -17,6 +18,7 @@ import org.ndktck.tck.RunLedger;
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -27,6 +29,8 @@ import java.util.stream.Collectors;
  *   <li>gates a property on its rules' {@code requires} (skipped as {@code NOT_APPLICABLE: reason});</li>
  *   <li>sets each property's seed from the run seed and its name, and its tries from the profile
  *       ({@link TckConfig}), so a run is reproducible from one seed;</li>
+ *   <li>generates edge cases first ({@link EdgeCasesMode#FIRST}) unless the property says otherwise;</li>
+ *   <li>tells the harness which property runs ({@link CurrentProperty});</li>
  *   <li>records every property's outcome, tries, seed and time in the {@link RunLedger}.</li>
  * </ul>
  */
@@ -82,9 +86,19 @@ public final class KitLifecycle implements AroundPropertyHook, SkipExecutionHook
         }
         context.attributes().setWhenFixedSeed(FixedSeedMode.ALLOW);
         context.attributes().setAfterFailure(AfterFailureMode.RANDOM_SEED);
-        context.attributes().setTries(config.triesFor(context.attributes().tries()));
+        int tries = config.triesFor(context.attributes().tries());
+        context.attributes().setTries(tries);
+        if (context.attributes().edgeCases().isEmpty()) {
+            context.attributes().setEdgeCases(EdgeCasesMode.FIRST);
+        }
+        CurrentProperty.set(new CurrentProperty.Info(List.copyOf(ruleIds(method)), tries));
         long start = System.nanoTime();
-        PropertyExecutionResult result = property.execute();
+        PropertyExecutionResult result;
+        try {
+            result = property.execute();
+        } finally {
+            CurrentProperty.clear();
+        }
         long millis = (System.nanoTime() - start) / 1_000_000;
         Throwable failure = result.throwable().orElse(null);
         String sample = result.shrunkSample().map(s -> s.parameters().toString())

@@ -1,0 +1,47 @@
+package org.ndktck.tck.harness;
+
+import java.util.List;
+
+/**
+ * What {@link KitLifecycle} knows about the property running on the current thread: its rule IDs and
+ * tries. The harness uses it to attribute a finding it makes in passing (a guard frame touched) to the
+ * property's own rule, and generators use the tries to decide whether coverage can be demanded.
+ */
+public final class CurrentProperty {
+    /**
+     * @param ruleIds the property's {@code @NdkRule} IDs in declaration order
+     * @param tries   the tries the property runs
+     */
+    public record Info(List<String> ruleIds, int tries) {
+    }
+
+    private static final ThreadLocal<Info> CURRENT = new ThreadLocal<>();
+
+    private CurrentProperty() {
+    }
+
+    static void set(Info info) {
+        CURRENT.set(info);
+    }
+
+    static void clear() {
+        CURRENT.remove();
+    }
+
+    /** @return the property running on this thread, or null outside a kit property */
+    public static Info get() {
+        return CURRENT.get();
+    }
+
+    /** @return the first rule of the running property, or {@code fallback} */
+    public static String primaryRule(String fallback) {
+        Info i = CURRENT.get();
+        return i == null || i.ruleIds().isEmpty() ? fallback : i.ruleIds().get(0);
+    }
+
+    /** @return the tries of the running property, or 0 outside a kit property */
+    public static int tries() {
+        Info i = CURRENT.get();
+        return i == null ? 0 : i.tries();
+    }
+}

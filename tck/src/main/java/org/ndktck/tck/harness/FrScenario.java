@@ -1,0 +1,134 @@
+package org.ndktck.tck.harness;
+
+import org.ndktck.spec.Mdl;
+import org.ndktck.spec.NdkMr;
+import org.ndktck.spec.NtStatus;
+import org.ndktck.tck.generators.FrPlan;
+
+import java.util.Arrays;
+
+/**
+ * An {@link FrPlan} made real in a session: a guarded buffer of {@code lamPages} pages, one MDL over it
+ * starting at offset FBO mod PAGE_SIZE, a LAM built with NdkBuildLam (MR-FR-2: page addresses come from
+ * NdkBuildLam), the page array handed to NdkFastRegister (with the planned misalignment), and a
+ * fast-register MR created and initialized on the target PD.
+ */
+public final class FrScenario {
+    private final NdkSession session;
+    private final FrPlan plan;
+    private final HostBuffer buffer;
+    private final NdkSession.Lam lam;
+    private final long[] pageArray;
+    private final NdkMr mr;
+
+    private FrScenario(NdkSession session, FrPlan plan, HostBuffer buffer, NdkSession.Lam lam, long[] pageArray, NdkMr mr) {
+        this.session = session;
+        this.plan = plan;
+        this.buffer = buffer;
+        this.lam = lam;
+        this.pageArray = pageArray;
+        this.mr = mr;
+    }
+
+    /**
+     * Builds the buffer, LAM and MR of a plan (the QPs too).
+     *
+     * @param s    the session
+     * @param plan the plan
+     * @return the scenario, ready to {@link #post()}
+     */
+    public static FrScenario prepare(NdkSession s, FrPlan plan) {
+        int p = s.pageSize();
+        s.qps();
+        HostBuffer buffer = s.allocate(plan.lamPages());
+        int inPage = (int) (Integer.toUnsignedLong(plan.fbo()) & (p - 1));
+        long va = 0x0000_4000_0000_0000L + inPage;
+        int byteCount = (int) ((long) (plan.lamPages() - 1) * p + 1);
+        Mdl mdl = buffer.mdl(va, 0, byteCount);
+        NdkSession.Lam lam = s.buildLam(mdl, Integer.toUnsignedLong(byteCount));
+        long[] pages = Arrays.copyOf(lam.pages(), plan.pageCount());
+        if (plan.misalignDelta() != 0) {
+            pages[plan.misalignIndex()] += plan.misalignDelta();
+        }
+        NdkMr mr = s.fastRegisterMr(plan.initPageCount(), plan.remoteAccess());
+        return new FrScenario(s, plan, buffer, lam, pages, mr);
+    }
+
+    /** @return the plan */
+    public FrPlan plan() {
+        return plan;
+    }
+
+    /** @return the MR */
+    public NdkMr mr() {
+        return mr;
+    }
+
+    /** @return the buffer behind the page array */
+    public HostBuffer buffer() {
+        return buffer;
+    }
+
+    /** @return the page array NdkFastRegister gets */
+    public long[] pageArray() {
+        return pageArray;
+    }
+
+    /**
+     * Posts the planned NdkFastRegister on the target's QP and awaits its end.
+     *
+     * @return the outcome
+     */
+    public NdkSession.WrOutcome post() {
+        return postOn(session.target().qp());
+    }
+
+    /**
+     * Posts the planned NdkFastRegister on a given QP of the target PD.
+     *
+     * @param qp the QP
+     * @return the outcome
+     */
+    public NdkSession.WrOutcome postOn(org.ndktck.spec.NdkQp qp) {
+        return session.fastRegister(qp, mr, plan.pageCount(), pageArray, plan.fbo(), plan.length(), plan.baseVirtualAddress(), plan.flags());
+    }
+
+    /** @return the call text of the planned request, for messages */
+    public String describe() {
+        return plan.toString();
+    }
+
+    /**
+     * @param remoteToken the token to use
+     * @return the region as the plan describes it (base BaseVirtualAddress, byte k at buffer offset FBO + k)
+     */
+    public Region region(int remoteToken) {
+        return new Region(buffer, Integer.toUnsignedLong(plan.fbo()), plan.baseVirtualAddress(), plan.length(), remoteToken);
+    }
+
+    /**
+     * "Never registered" (docs/ARCHITECTURE.md): after the request, the MR grants no access. The peer
+     * reads one byte at BaseVirtualAddress (and at the middle of the requested region) with the MR's
+     * remote token; both must fail.
+     *
+     * @param rule the rule to charge
+     * @param why  what the request was, for the message
+     */
+    public void assertGrantsNothing(String rule, String why) {
+        int token = session.remoteToken(mr);
+        long base = plan.baseVirtualAddress();
+        long[] addresses = plan.length() > 1 ? new long[]{base, base + plan.length() / 2} : new long[]{base};
+        for (long a : addresses) {
+            NdkSession.Access r = session.peerRead(a, token, 1);
+            if (r.succeeded()) {
+                throw Violations.of(rule, plan.toString(), why + ": the request is never registered, so the MR grants no access",
+                        "the request was refused, yet " + r.describe());
+            }
+        }
+    }
+
+    /** @return true when the outcome is STATUS_SUCCESS: the request was registered */
+    public static boolean registered(NdkSession.WrOutcome o) {
+        return NtStatus.STATUS_SUCCESS.equals(o.status());
+    }
+}

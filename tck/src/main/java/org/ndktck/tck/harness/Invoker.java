@@ -1,0 +1,341 @@
+package org.ndktck.tck.harness;
+
+import org.ndktck.tck.RuleViolation;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+/**
+ * The guarded invoker: every provider call the kit makes goes through it (GEN-TIME-1, GEN-EXC-1).
+ *
+ * <p><b>Time bound.</b> A call made on the property thread (the jqwik thread that owns the invoker) is
+ * handed to a daemon <i>caller thread</i> and awaited with the bound of {@link Bounds#callNanos()}. If
+ * the call has not returned in time, the kit throws {@code RuleViolation("GEN-TIME-1", ...)}, abandons
+ * the stuck caller thread (it is a daemon: it never keeps the JVM alive) and starts a fresh one for the
+ * next call, so the rest of the run goes on; the session that made the call stops talking to its adapter
+ * and the next try opens a fresh one. A call kind that hung once gets the shorter
+ * {@link Bounds#knownHungNanos()} for the rest of the run. The jqwik property itself never leaves its
+ * thread (jqwik keeps per-property state in thread-locals).
+ *
+ * <p>Why a caller thread and not a watchdog: a watchdog cannot free a thread blocked in provider code
+ * that ignores interrupts. The hand-off costs about 1 microsecond a call while the caller thread is
+ * busy (both sides spin for a few microseconds before they park); the kit batches the calls of session
+ * set-up and tear-down into one hand-off ({@link #batch}); a property runs its whole try's provider
+ * interaction as one batch ({@link NdkSession#inTry}), so a try costs one hand-off, and every provider
+ * call in it still has its own bound: the waiting property thread watches the start time of the call the
+ * caller thread is in.
+ *
+ * <p><b>Exceptions.</b> A {@link RuntimeException} or {@link Error} thrown by the provider becomes
+ * {@code RuleViolation("GEN-EXC-1", ...)} with the exception as cause.
+ *
+ * <p><b>Threads.</b> On the property thread: hand-off with the bound. On the invoker's caller thread
+ * (a call nested in a {@link #batch}, or a call the kit makes from a completion the provider runs
+ * inline): direct, and the outer wait times that step. On any other thread (a completion on a provider
+ * thread): direct and unbounded, since a callback must not block the provider; the kit's waits on the
+ * property thread bound it.
+ */
+public final class Invoker {
+    /** Spin before parking while waiting for the caller thread, in nanoseconds. */
+    private static final long WAIT_SPIN_NANOS = 20_000;
+    /** Spin of an idle caller thread before it parks, in nanoseconds. */
+    private static final long IDLE_SPIN_NANOS = 50_000;
+    /** After this many abandoned threads the kit stops calling the provider at all. */
+    static final int MAX_ABANDONED = 64;
+
+    private static final ThreadLocal<Invoker> OWNED = ThreadLocal.withInitial(() -> new Invoker(Thread.currentThread()));
+    private static final Set<String> HUNG_KINDS = ConcurrentHashMap.newKeySet();
+    private static final AtomicInteger ABANDONED = new AtomicInteger();
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
+    private final Thread owner;
+    private CallerThread caller;
+    private volatile int hangs;
+
+    private Invoker(Thread owner) {
+        this.owner = owner;
+    }
+
+    /**
+     * @return the invoker owned by the current thread (the property thread); on a caller thread, the
+     *     invoker it works for
+     */
+    public static Invoker forCurrentThread() {
+        if (Thread.currentThread() instanceof CallerThread ct) {
+            return ct.owner;
+        }
+        return OWNED.get();
+    }
+
+    /** Forgets which call kinds hung (a new run starts). Abandoned threads stay abandoned. */
+    public static void resetRun() {
+        HUNG_KINDS.clear();
+    }
+
+    /** @return how many calls of this invoker did not return within their bound */
+    public int hangs() {
+        return hangs;
+    }
+
+    /** @return call kinds (NDK function names) that did not return within the bound in this run */
+    public static Set<String> hungKinds() {
+        return Set.copyOf(HUNG_KINDS);
+    }
+
+    /**
+     * Calls the provider.
+     *
+     * @param kind   the NDK function, e.g. {@code NdkRegisterMr} (keys the known-hung bound)
+     * @param detail the call with its arguments in hex, built only for a failure message
+     * @param body   the provider call
+     * @param <T>    the result type
+     * @return what the provider returned
+     * @throws RuleViolation GEN-TIME-1 when the call does not return in time, GEN-EXC-1 when it throws
+     */
+    public <T> T call(String kind, Supplier<String> detail, Supplier<T> body) {
+        Thread me = Thread.currentThread();
+        if (me == owner) {
+            return handOff(kind, detail, () -> invokeProvider(detail, body), false);
+        }
+        if (me instanceof CallerThread ct && ct.task != null && ct.owner == this) {
+            Task t = ct.task;
+            String k = t.kind;
+            Supplier<String> d = t.detail;
+            long b = t.bound;
+            t.step(kind, detail, boundFor(kind));
+            try {
+                return invokeProvider(detail, body);
+            } finally {
+                t.kind = k;
+                t.detail = d;
+                t.bound = Math.max(b, kitCodeBound());
+                t.start = System.nanoTime();
+            }
+        }
+        return invokeProvider(detail, body);
+    }
+
+    /**
+     * Calls the provider for its effect.
+     *
+     * @param kind   the NDK function
+     * @param detail the call with its arguments
+     * @param body   the provider call
+     */
+    public void run(String kind, Supplier<String> detail, Runnable body) {
+        call(kind, detail, () -> {
+            body.run();
+            return null;
+        });
+    }
+
+    /**
+     * Runs kit code that makes several provider calls (through {@link #call}) on the caller thread in
+     * one hand-off. Each nested call is bounded on its own; exceptions of the kit code pass through
+     * unchanged.
+     *
+     * @param kind what the batch does, e.g. {@code session set-up}
+     * @param body the kit code
+     * @param <T>  the result type
+     * @return the body's result
+     */
+    public <T> T batch(String kind, Supplier<T> body) {
+        if (Thread.currentThread() != owner) {
+            return body.get();
+        }
+        return handOff(kind, () -> kind, body, true);
+    }
+
+    /**
+     * Marks a wait the kit does inside a {@link #batch} (for a completion): the outer bound becomes
+     * {@code nanos} plus one call bound, so the wait's own, more precise failure wins.
+     *
+     * @param kind   what is awaited
+     * @param detail the awaited call
+     * @param nanos  the wait's own bound
+     */
+    void stepWait(String kind, Supplier<String> detail, long nanos) {
+        if (Thread.currentThread() instanceof CallerThread ct && ct.task != null && ct.owner == this) {
+            ct.task.step(kind, detail, nanos + Bounds.current().callNanos());
+        }
+    }
+
+    private static <T> T invokeProvider(Supplier<String> detail, Supplier<T> body) {
+        try {
+            return body.get();
+        } catch (RuleViolation v) {
+            throw v;
+        } catch (RuntimeException | Error e) {
+            if (e instanceof org.opentest4j.TestAbortedException) {
+                throw e;
+            }
+            throw Violations.of("GEN-EXC-1", detail.get(), "an NTSTATUS result; a provider reports errors as NTSTATUS and never throws",
+                    "the provider threw " + e, e);
+        }
+    }
+
+    /** The bound of kit code between two calls of a batch: a call bound plus a completion bound, so the kit's own waits fail first. */
+    private static long kitCodeBound() {
+        Bounds b = Bounds.current();
+        return b.callNanos() + b.completionNanos();
+    }
+
+    private long boundFor(String kind) {
+        Bounds b = Bounds.current();
+        return HUNG_KINDS.contains(kind) ? b.knownHungNanos() : b.callNanos();
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T handOff(String kind, Supplier<String> detail, Supplier<T> body, boolean isBatch) {
+        if (ABANDONED.get() >= MAX_ABANDONED) {
+            throw Violations.of("GEN-TIME-1", detail.get(), "the call returns within the bound",
+                    "not called: provider calls have hung " + ABANDONED.get() + " times in this run, so the kit no longer calls the provider");
+        }
+        CallerThread ct = caller;
+        if (ct == null || ct.abandoned) {
+            ct = new CallerThread(this, THREADS.incrementAndGet());
+            ct.start();
+            caller = ct;
+        }
+        CurrentProperty.Info property = CurrentProperty.get();
+        Supplier<T> withProperty = property == null ? body : () -> {
+            CurrentProperty.set(property);
+            try {
+                return body.get();
+            } finally {
+                CurrentProperty.clear();
+            }
+        };
+        Task t = new Task(withProperty, owner);
+        t.step(kind, detail, isBatch ? kitCodeBound() : boundFor(kind));
+        ct.post(t);
+        long spinEnd = System.nanoTime() + WAIT_SPIN_NANOS;
+        boolean interrupted = false;
+        while (!t.done) {
+            long now = System.nanoTime();
+            long deadline = t.start + t.bound;
+            if (now - deadline >= 0) {
+                if (t.done) {
+                    break;
+                }
+                ct.abandoned = true;
+                caller = null;
+                hangs++;
+                ABANDONED.incrementAndGet();
+                String stuckKind = t.kind;
+                HUNG_KINDS.add(stuckKind);
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                String d = t.detail.get();
+                throw Violations.of("GEN-TIME-1", d, "the call returns within " + Bounds.millis(t.bound)
+                                + " (" + Bounds.CALL_MILLIS + " ms x ndk.tck.timeoutFactor " + TckConfig.current().timeoutFactor()
+                                + (t.bound < Bounds.current().callNanos() ? ", shortened: this call kind already hung in this run" : "") + ")",
+                        "it had not returned after " + Bounds.millis(now - t.start) + "; the kit abandoned the calling thread "
+                                + ct.getName() + " and goes on with a fresh adapter");
+            }
+            if (now - spinEnd < 0) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(this, deadline - now);
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (t.error != null) {
+            if (t.error instanceof RuntimeException re) {
+                throw re;
+            }
+            if (t.error instanceof Error er) {
+                throw er;
+            }
+            throw new IllegalStateException(t.error);
+        }
+        return (T) t.result;
+    }
+
+    /** One unit of work handed to the caller thread. */
+    static final class Task {
+        final Supplier<?> body;
+        final Thread waiter;
+        volatile String kind;
+        volatile Supplier<String> detail;
+        volatile long start;
+        volatile long bound;
+        volatile boolean done;
+        Object result;
+        Throwable error;
+
+        Task(Supplier<?> body, Thread waiter) {
+            this.body = body;
+            this.waiter = waiter;
+        }
+
+        void step(String kind, Supplier<String> detail, long bound) {
+            this.kind = kind;
+            this.detail = detail;
+            this.bound = bound;
+            this.start = System.nanoTime();
+        }
+
+        void execute() {
+            try {
+                result = body.get();
+            } catch (Throwable e) {
+                error = e;
+            }
+            done = true;
+            LockSupport.unpark(waiter);
+        }
+    }
+
+    /** The daemon thread that makes provider calls for one property thread. */
+    static final class CallerThread extends Thread {
+        final Invoker owner;
+        volatile Task task;
+        private volatile Task posted;
+        volatile boolean abandoned;
+
+        CallerThread(Invoker owner, int n) {
+            super("ndk-tck-caller-" + n);
+            this.owner = owner;
+            setDaemon(true);
+        }
+
+        void post(Task t) {
+            posted = t;
+            LockSupport.unpark(this);
+        }
+
+        @Override
+        public void run() {
+            long spinUntil = 0;
+            while (!abandoned) {
+                Task t = posted;
+                if (t != null) {
+                    posted = null;
+                    task = t;
+                    t.execute();
+                    task = null;
+                    spinUntil = 0;
+                    continue;
+                }
+                long now = System.nanoTime();
+                if (spinUntil == 0) {
+                    spinUntil = now + IDLE_SPIN_NANOS;
+                }
+                if (now - spinUntil < 0) {
+                    Thread.onSpinWait();
+                } else {
+                    LockSupport.park(this);
+                }
+            }
+        }
+    }
+}

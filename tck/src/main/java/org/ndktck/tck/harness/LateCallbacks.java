@@ -1,0 +1,45 @@
+package org.ndktck.tck.harness;
+
+import org.ndktck.tck.RuleViolation;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Forbidden callbacks (a completion after a non-PENDING return: GEN-CB-2, GEN-CB-4, CL-1) that arrive
+ * after the session that made the call has closed. They are kept here and reported by the next session
+ * of the run that closes, so a late callback is never lost; the message says which call it belonged to.
+ */
+public final class LateCallbacks {
+    private static final ConcurrentLinkedQueue<AsyncOp<?>> LATE = new ConcurrentLinkedQueue<>();
+
+    private LateCallbacks() {
+    }
+
+    static void report(AsyncOp<?> op) {
+        if (op.markReportedLate()) {
+            LATE.add(op);
+        }
+    }
+
+    /**
+     * @param session the ops of the session now closing (reported by the session itself)
+     * @return a violation for the oldest forbidden callback of an earlier session, or null
+     */
+    static RuleViolation takeForeign(java.util.Set<AsyncOp<?>> session) {
+        for (AsyncOp<?> op; (op = LATE.poll()) != null; ) {
+            if (!session.contains(op)) {
+                RuleViolation v = op.check();
+                if (v != null) {
+                    return new RuleViolation(v.ruleId(), v.getMessage().substring(v.getMessage().indexOf(']') + 2)
+                            + "\n  (seen after the try that made the call had ended)");
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Forgets everything (a new run starts). */
+    public static void reset() {
+        LATE.clear();
+    }
+}

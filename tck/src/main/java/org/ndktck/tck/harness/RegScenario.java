@@ -1,0 +1,100 @@
+package org.ndktck.tck.harness;
+
+import org.ndktck.spec.Mdl;
+import org.ndktck.spec.NdkMr;
+import org.ndktck.tck.generators.RegPlan;
+
+/**
+ * A {@link RegPlan} made real in a session: one guarded buffer with a page for every page the chain's
+ * MDLs span, the MDL chain (consecutive page frames; virtual addresses as planned, break included) and
+ * a normal MR on the target PD.
+ */
+public final class RegScenario {
+    private final NdkSession session;
+    private final RegPlan plan;
+    private final HostBuffer buffer;
+    private final Mdl chain;
+    private final NdkMr mr;
+
+    private RegScenario(NdkSession session, RegPlan plan, HostBuffer buffer, Mdl chain, NdkMr mr) {
+        this.session = session;
+        this.plan = plan;
+        this.buffer = buffer;
+        this.chain = chain;
+        this.mr = mr;
+    }
+
+    /**
+     * @param s    the session
+     * @param plan the plan
+     * @return the scenario, ready to {@link #register()}
+     */
+    public static RegScenario prepare(NdkSession s, RegPlan plan) {
+        int p = s.pageSize();
+        int[] bc = plan.byteCounts();
+        long[] spans = new long[bc.length];
+        long va = plan.virtualAddress();
+        long totalPages = 0;
+        long[] vas = new long[bc.length];
+        for (int i = 0; i < bc.length; i++) {
+            vas[i] = va;
+            spans[i] = Mdl.spanPages((int) (va & (p - 1)), Integer.toUnsignedLong(bc[i]), p);
+            totalPages += spans[i];
+            va += Integer.toUnsignedLong(bc[i]);
+        }
+        if (plan.breakIndex() >= 0) {
+            for (int i = plan.breakIndex(); i < bc.length; i++) {
+                vas[i] += plan.breakDelta();
+            }
+        }
+        HostBuffer buffer = s.allocate((int) Math.max(1, totalPages));
+        Mdl first = null;
+        Mdl prev = null;
+        int page = 0;
+        for (int i = 0; i < bc.length; i++) {
+            Mdl m = buffer.mdl(vas[i], page, bc[i]);
+            page += (int) spans[i];
+            if (first == null) {
+                first = m;
+            } else {
+                prev.setNext(m);
+            }
+            prev = m;
+        }
+        NdkMr mr = s.createMr(s.target(), false);
+        return new RegScenario(s, plan, buffer, first, mr);
+    }
+
+    /** @return the plan */
+    public RegPlan plan() {
+        return plan;
+    }
+
+    /** @return the MR */
+    public NdkMr mr() {
+        return mr;
+    }
+
+    /** @return the buffer */
+    public HostBuffer buffer() {
+        return buffer;
+    }
+
+    /** @return the first MDL of the chain */
+    public Mdl chain() {
+        return chain;
+    }
+
+    /** @return NdkRegisterMr of the plan, awaited */
+    public NdkSession.Outcome register() {
+        return session.register(mr, chain, plan.length(), plan.flags());
+    }
+
+    /**
+     * @param remoteToken the token
+     * @return the region: base = MDL 0's VA, byte k at buffer offset (VA mod PAGE_SIZE) + k
+     */
+    public Region region(int remoteToken) {
+        return new Region(buffer, plan.virtualAddress() & (session.pageSize() - 1), plan.virtualAddress(), plan.length(), remoteToken);
+    }
+}

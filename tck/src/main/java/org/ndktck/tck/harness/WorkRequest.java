@@ -1,0 +1,56 @@
+package org.ndktck.tck.harness;
+
+import org.ndktck.spec.NdkCq;
+import org.ndktck.spec.NdkOperationType;
+import org.ndktck.spec.NdkResultEx;
+import org.ndktck.spec.NtStatus;
+
+import java.util.function.Supplier;
+
+/**
+ * One work request the kit posted on a QP (NdkFastRegister, NdkInvalidate, NdkRead, NdkWrite, NdkSend,
+ * NdkReceive) and the CQ entry it produced: the kit matches entries to requests by their
+ * {@link RequestContext} (CQ-2) and knows the inline return, so an entry for a request that failed
+ * inline is caught (DEF-2).
+ */
+public final class WorkRequest {
+    final RequestContext context;
+    final NdkOperationType type;
+    final String kind;
+    final Supplier<String> detail;
+    final NdkCq cq;
+    final Object qpContext;
+    final boolean silent;
+    volatile NtStatus returned;
+    volatile NdkResultEx entry;
+
+    WorkRequest(NdkOperationType type, String kind, Supplier<String> detail, NdkCq cq, Object qpContext, boolean silent) {
+        this.context = new RequestContext(kind);
+        this.type = type;
+        this.kind = kind;
+        this.detail = detail;
+        this.cq = cq;
+        this.qpContext = qpContext;
+        this.silent = silent;
+    }
+
+    /** @return the context posted with the request */
+    public RequestContext context() {
+        return context;
+    }
+
+    /** @return the status the post returned, or null */
+    public NtStatus returned() {
+        return returned;
+    }
+
+    /** @return the CQ entry seen for it, or null */
+    public NdkResultEx entry() {
+        return entry;
+    }
+
+    /** @return the call with its arguments in hex */
+    public String detail() {
+        return detail.get();
+    }
+}

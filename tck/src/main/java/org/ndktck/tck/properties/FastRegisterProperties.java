@@ -1,0 +1,544 @@
+package org.ndktck.tck.properties;
+
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
+import org.ndktck.spec.NdkOpFlags;
+import org.ndktck.spec.NdkOperationType;
+import org.ndktck.spec.NdkResult;
+import org.ndktck.spec.NdkSge;
+import org.ndktck.spec.NtStatus;
+import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.generators.FastRegisterPlans;
+import org.ndktck.tck.generators.FrCase;
+import org.ndktck.tck.generators.FrPlan;
+import org.ndktck.tck.generators.Limits;
+import org.ndktck.tck.harness.FrScenario;
+import org.ndktck.tck.harness.Hex;
+import org.ndktck.tck.harness.NdkKit;
+import org.ndktck.tck.harness.NdkSession;
+import org.ndktck.tck.harness.Probes;
+import org.ndktck.tck.harness.Region;
+import org.ndktck.tck.harness.Violations;
+import org.ndktck.tck.harness.WorkRequest;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Properties of NdkFastRegister (catalog section "NdkFastRegister"; the NDK_FN_FAST_REGISTER page).
+ *
+ * <p>"Never registered" means: the request fails inline (no CQ entry, DEF-2) or completes on the CQ with
+ * an error status, never with success, and afterwards the MR grants no access (docs/ARCHITECTURE.md).
+ * Every scenario is built by {@link FrScenario} from a generated {@link FrPlan} that is valid or breaks
+ * exactly the property's rule.
+ */
+@NdkKit
+public class FastRegisterProperties {
+
+    private static Arbitrary<FrPlan> breaking(FrCase c) {
+        return FastRegisterPlans.breaking(c, Limits.current());
+    }
+
+    private static void cover(FrPlan plan, Supplier<Arbitrary<FrPlan>> gen) {
+        Checks.cover("case", plan.edge(), gen, FrPlan::edge);
+    }
+
+    // ------------------------------------------------------------------ MR-FR-3
+
+    @Provide
+    Arbitrary<FrPlan> lengthOver() {
+        return breaking(FrCase.LENGTH_OVER);
+    }
+
+    /**
+     * MR-FR-3: a request whose Length exceeds AdapterPageCount × PAGE_SIZE − FBO is never registered:
+     * one byte over, pages × PAGE_SIZE with FBO ignored, Length with bit 32 set whose low 32 bits are
+     * within the limit, Length with the top bit set, and 2^20-page arrays (bytes past 2^32).
+     */
+    @Property
+    @NdkRule("MR-FR-3")
+    @Tag("MR-FR-3")
+    void lengthOverTheLimitIsNeverRegistered(@ForAll("lengthOver") FrPlan plan) {
+        cover(plan, this::lengthOver);
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            Checks.neverRegistered(s, sc, "MR-FR-3", "Length " + Hex.u64(plan.length()) + " > AdapterPageCount x PAGE_SIZE - FBO = "
+                    + Hex.u64((long) plan.pageCount() * s.pageSize() - Integer.toUnsignedLong(plan.fbo())));
+        });
+    }
+
+    // ------------------------------------------------------------------ MR-FR-4
+
+    @Provide
+    Arbitrary<FrPlan> bvaIncongruent() {
+        return breaking(FrCase.BVA_INCONGRUENT);
+    }
+
+    /**
+     * MR-FR-4: a BaseVirtualAddress that is not FBO + n × PAGE_SIZE is never registered (off by +1 and −1,
+     * by PAGE_SIZE / 2, BaseVirtualAddress 0 with FBO &gt; 0, the top bit set).
+     */
+    @Property
+    @NdkRule("MR-FR-4")
+    @Tag("MR-FR-4")
+    void incongruentBaseVirtualAddressIsNeverRegistered(@ForAll("bvaIncongruent") FrPlan plan) {
+        cover(plan, this::bvaIncongruent);
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            Checks.neverRegistered(s, sc, "MR-FR-4", "BaseVirtualAddress mod PAGE_SIZE = "
+                    + Hex.u32((int) (plan.baseVirtualAddress() & (s.pageSize() - 1))) + " differs from FBO " + Hex.u32(plan.fbo()));
+        });
+    }
+
+    // ------------------------------------------------------------------ MR-FR-6
+
+    @Provide
+    Arbitrary<FrPlan> remoteOnLocalMr() {
+        return breaking(FrCase.REMOTE_ON_LOCAL_MR);
+    }
+
+    /**
+     * MR-FR-6: remote access flags on an MR initialized with RemoteAccess = FALSE: the request fails,
+     * preferably inline with STATUS_ACCESS_VIOLATION (another error, or an error CQ entry, is ADVISORY);
+     * an inline failure has no CQ entry (DEF-2, checked as the CQ is drained); the MR grants no access.
+     */
+    @Property
+    @NdkRule("MR-FR-6")
+    @Tag("MR-FR-6")
+    void remoteFlagsOnALocalOnlyMrFail(@ForAll("remoteOnLocalMr") FrPlan plan) {
+        cover(plan, this::remoteOnLocalMr);
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            NdkSession.WrOutcome o = sc.post();
+            Checks.mustFail("MR-FR-6", o.call(), o.status(), o.describe(), NtStatus.STATUS_ACCESS_VIOLATION,
+                    "a failure (STATUS_ACCESS_VIOLATION inline) for Flags " + Hex.u32(plan.flags()) + " on an MR initialized with RemoteAccess = FALSE");
+            if (o.entry() != null) {
+                Violations.advisory("MR-FR-6", o.call(), "an inline STATUS_ACCESS_VIOLATION", o.describe());
+            }
+            s.drain(s.target().cq());
+            sc.assertGrantsNothing("MR-FR-6", "remote flags on an MR without remote access");
+        });
+    }
+
+    // ------------------------------------------------------------------ MR-FR-7
+
+    @Provide
+    Arbitrary<FrPlan> validPlans() {
+        return FastRegisterPlans.valid(Limits.current());
+    }
+
+    /**
+     * MR-FR-7: a valid request on a QP that was never connected fails, preferably with
+     * STATUS_CONNECTION_INVALID (another error is ADVISORY), and leaves no CQ entry.
+     */
+    @Property
+    @NdkRule("MR-FR-7")
+    @Tag("MR-FR-7")
+    void fastRegisterOnAnUnconnectedQpFails(@ForAll("validPlans") FrPlan plan) {
+        cover(plan, this::validPlans);
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            NdkSession.WrOutcome o = sc.postOn(s.unconnectedQp());
+            Checks.mustFail("MR-FR-7", o.call(), o.status(), o.describe(), NtStatus.STATUS_CONNECTION_INVALID,
+                    "a failure (STATUS_CONNECTION_INVALID) on a QP that was never connected");
+            s.drain(s.target().cq());
+        });
+    }
+
+    // ------------------------------------------------------------------ MR-FR-8
+
+    /**
+     * MR-FR-8: a valid request returns STATUS_SUCCESS (MR-FRI-2 otherwise) and then exactly one CQ entry
+     * on the initiator CQ with the request's RequestContext, the QP's QPContext, STATUS_SUCCESS and
+     * NDK_RESULT_EX.Type = NdkOperationTypeFastRegister (4); half the tries read it with
+     * NdkGetCqResults, the others with NdkGetCqResultsEx.
+     */
+    @Property
+    @NdkRule("MR-FR-8")
+    @Tag("MR-FR-8")
+    void successfulFastRegisterCompletesOnTheCq(@ForAll("validPlans") FrPlan plan) {
+        cover(plan, this::validPlans);
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            boolean plain = (plan.salt() & 1) != 0;
+            WorkRequest wr = s.postFastRegister(s.target().qp(), sc.mr(), plan.pageCount(), sc.pageArray(), plan.fbo(), plan.length(),
+                    plan.baseVirtualAddress(), plan.flags());
+            if (!NtStatus.STATUS_SUCCESS.equals(wr.returned())) {
+                throw Violations.of("MR-FRI-2", wr.detail(), "STATUS_SUCCESS for a valid request within the initialized AdapterPageCount",
+                        "returned " + wr.returned());
+            }
+            if (plain) {
+                long start = System.nanoTime();
+                while (wr.entry() == null) {
+                    List<NdkResult> got = s.drainPlain(s.target().cq());
+                    if (wr.entry() == null && got.isEmpty() && System.nanoTime() - start > s.bounds().completionNanos()) {
+                        throw Violations.of("MR-FR-8", wr.detail(), "a CQ entry (NdkGetCqResults) within " + s.bounds().describeCompletionBound(),
+                                "none");
+                    }
+                    Thread.onSpinWait();
+                }
+            }
+            NdkSession.WrOutcome o = s.complete(wr);
+            if (o.entry() == null) {
+                throw Violations.of("MR-FR-8", o.call(), "a CQ entry after STATUS_SUCCESS", "none");
+            }
+            if (!plain && o.entry().type() != NdkOperationType.FAST_REGISTER) {
+                throw Violations.of("MR-FR-8", o.call(), "NDK_RESULT_EX.Type = NdkOperationTypeFastRegister (4)", "Type = " + o.entry().type());
+            }
+            if (!o.succeeded()) {
+                throw Violations.of("MR-FRI-2", o.call(), "a CQ entry with STATUS_SUCCESS for a valid request", o.describe());
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------ MR-FR-9 / MR-FR-10
+
+    @Provide
+    Arbitrary<FrPlan> remotePlans() {
+        return FastRegisterPlans.validRemoteAccess(Limits.current());
+    }
+
+    private static long pickOffset(FrPlan plan, int k) {
+        long len = plan.length();
+        long salt = plan.salt() ^ (k * 0x9E3779B97F4A7C15L);
+        return switch (k % 3) {
+            case 0 -> 0;
+            case 1 -> len - 1;
+            default -> Long.remainderUnsigned(salt, len);
+        };
+    }
+
+    /**
+     * MR-FR-9: after a successful NdkFastRegister, NdkGetRemoteTokenFromMr gives the token of the new
+     * registration: with it the peer writes bytes at BaseVirtualAddress + k and reads the same bytes back
+     * (k at the start, the end and inside the region). Where the bytes land in host memory is MR-FR-10's.
+     */
+    @Property
+    @NdkRule("MR-FR-9")
+    @Tag("MR-FR-9")
+    void remoteTokenOfTheNewRegistrationGrantsAccess(@ForAll("remotePlans") FrPlan plan) {
+        cover(plan, this::remotePlans);
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            NdkSession.WrOutcome o = sc.post();
+            requireRegistered(o);
+            int token = s.remoteToken(sc.mr());
+            Region r = sc.region(token);
+            for (int i = 0; i < 2; i++) {
+                long k = pickOffset(plan, i);
+                int n = (int) Math.min(Math.min(8, s.maxAccess()), plan.length() - k);
+                byte[] data = new byte[n];
+                Arrays.fill(data, (byte) (0x3C + i));
+                data[0] = (byte) ~Probes.expectedAt(r, k, 1)[0];
+                NdkSession.Access w = s.peerWrite(plan.baseVirtualAddress() + k, token, data);
+                if (!w.succeeded()) {
+                    throw Violations.of("MR-FR-9", w.outcome().call(), "success: the token read after NdkFastRegister returned ("
+                            + Hex.u32(token) + ") grants the peer write access to " + r, w.describe());
+                }
+                NdkSession.Access rd = s.peerRead(plan.baseVirtualAddress() + k, token, n);
+                if (!rd.succeeded() || !Arrays.equals(rd.data(), data)) {
+                    throw Violations.of("MR-FR-9", rd.outcome().call(), "success with the bytes just written (" + Hex.bytes(data) + ")",
+                            rd.describe() + (rd.succeeded() ? " with " + Hex.bytes(rd.data()) : ""));
+                }
+            }
+            sc.buffer().acceptActual(0, (int) Math.min(sc.buffer().size(), Integer.MAX_VALUE));
+        });
+    }
+
+    private static void requireRegistered(NdkSession.WrOutcome o) {
+        if (!FrScenario.registered(o)) {
+            throw Violations.of("MR-FRI-2", o.call(), "STATUS_SUCCESS for a valid request within the initialized AdapterPageCount", o.describe());
+        }
+    }
+
+    /**
+     * MR-FR-10: remote addresses are absolute (zero-based addressing is not supported). After a
+     * registration at a non-zero BaseVirtualAddress, a peer write at BaseVirtualAddress + k changes
+     * exactly byte FBO + k of the page array's memory, a read there returns it; an access at k alone, at
+     * BaseVirtualAddress − 1, at BaseVirtualAddress + Length, straddling either end, or at the rest of the
+     * first and last pages fails and changes no byte (guard frames and painted bytes checked).
+     */
+    @Property
+    @NdkRule("MR-FR-10")
+    @Tag("MR-FR-10")
+    void remoteAddressesAreAbsolute(@ForAll("remotePlans") FrPlan plan) {
+        cover(plan, this::remotePlans);
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            requireRegistered(sc.post());
+            Region r = sc.region(s.remoteToken(sc.mr()));
+            dataPathIsExact(s, r, plan.salt(), "MR-FR-10");
+        });
+    }
+
+    /**
+     * The shared check of MR-FR-10 and MR-REG-4: writes and reads inside land exactly, accesses outside
+     * fail and change nothing.
+     */
+    static void dataPathIsExact(NdkSession s, Region r, long salt, String rule) {
+        long len = r.length();
+        long[] ks = {0, len - 1, Long.remainderUnsigned(salt, len)};
+        for (long k : ks) {
+            int n = (int) Math.min(Math.min(1 + Long.remainderUnsigned(salt >>> 7, 8), s.maxAccess()), len - k);
+            NdkSession.Access w = Probes.writeInside(s, r, k, n);
+            if (!w.succeeded()) {
+                throw Violations.of(rule, w.outcome().call(), "success: byte " + Hex.u64(k) + " is inside " + r, w.describe());
+            }
+            byte[] expected = Probes.expectedAt(r, k, n);
+            byte[] actual = Probes.actualAt(r, k, n);
+            if (!Arrays.equals(expected, actual)) {
+                throw Violations.of(rule, w.outcome().call(), "the bytes land at region byte " + Hex.u64(k) + " (" + Hex.bytes(expected) + ")",
+                        "memory there holds " + Hex.bytes(actual));
+            }
+            NdkSession.Access rd = Probes.readInside(s, r, k, n);
+            if (!rd.succeeded() || !Arrays.equals(rd.data(), expected)) {
+                throw Violations.of(rule, rd.outcome().call(), "success with region bytes " + Hex.u64(k) + ".. = " + Hex.bytes(expected),
+                        rd.describe() + (rd.succeeded() ? " with " + Hex.bytes(rd.data()) : ""));
+            }
+        }
+        s.checkMemory(rule, "peer writes inside " + r);
+        long zeroBased = Long.remainderUnsigned(salt >>> 11, len);
+        for (long[] probe : Probes.outside(r, zeroBased, s.pageSize())) {
+            NdkSession.Access w = Probes.writeAt(s, r, probe[0], (int) probe[1]);
+            if (w.succeeded()) {
+                throw Violations.of(rule, w.outcome().call(), "failure: " + probe[1] + " byte(s) at " + Hex.u64(probe[0]) + " leave " + r, w.describe());
+            }
+            NdkSession.Access rd = Probes.readAt(s, r, probe[0], (int) probe[1]);
+            if (rd.succeeded()) {
+                throw Violations.of(rule, rd.outcome().call(), "failure: " + probe[1] + " byte(s) at " + Hex.u64(probe[0]) + " leave " + r, rd.describe());
+            }
+            s.checkMemory(rule, w.outcome().call() + " (must change nothing)");
+        }
+    }
+
+    // ------------------------------------------------------------------ MR-FR-11
+
+    private static final Integer[] READ_SINK_FLAGS = {0x80, 0x90, 0x88, 0xB8, 0xB0, 0x98, 0x82};
+
+    @Provide
+    Arbitrary<FrPlan> readSinkPlans() {
+        Limits l = Limits.current();
+        return FastRegisterPlans.valid(l).flatMap(p -> net.jqwik.api.Arbitraries.of(READ_SINK_FLAGS)
+                .map(f -> p.withFlags(f, true)));
+    }
+
+    /**
+     * MR-FR-11: on an adapter that sets NDK_ADAPTER_FLAG_RDMA_READ_SINK_NOT_REQUIRED, NDK_OP_FLAG_RDMA_READ_SINK
+     * (0x80), alone or with other defined flags, never makes a valid fast registration fail.
+     * NOT_APPLICABLE on other adapters (catalog {@code requires}).
+     */
+    @Property
+    @NdkRule("MR-FR-11")
+    @Tag("MR-FR-11")
+    void readSinkFlagNeverMakesAFastRegistrationFail(@ForAll("readSinkPlans") FrPlan plan) {
+        Checks.cover("flags", Hex.u32(plan.flags()), this::readSinkPlans, p -> Hex.u32(p.flags()));
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            NdkSession.WrOutcome o = sc.post();
+            if (!FrScenario.registered(o)) {
+                throw Violations.of("MR-FR-11", o.call(), "STATUS_SUCCESS: NDK_OP_FLAG_RDMA_READ_SINK (0x80) never makes a valid request fail "
+                        + "on an adapter with RDMA_READ_SINK_NOT_REQUIRED", o.describe());
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------ MR-FR-12
+
+    @Provide
+    Arbitrary<FrPlan> localSinkPlans() {
+        Limits l = Limits.current();
+        int sink = l.readSinkNotRequired() ? 0 : NdkOpFlags.RDMA_READ_SINK;
+        Integer[] flags = {0x00, 0x08, 0x10, 0x18, 0x38, 0x30};
+        return FastRegisterPlans.validRemoteAccess(l).flatMap(p -> net.jqwik.api.Arbitraries.of(flags)
+                .map(f -> p.withFlags(f | sink, true)));
+    }
+
+    /**
+     * MR-FR-12: without NDK_OP_FLAG_ALLOW_LOCAL_WRITE (0x10) a fast-registered region is not a local sink:
+     * an NdkRead into it (an SGE at BaseVirtualAddress + k with the MR's local token) completes with an
+     * error and changes no byte; with 0x10 (or 0x30) it succeeds and the bytes arrive. On adapters without
+     * RDMA_READ_SINK_NOT_REQUIRED both variants carry NDK_OP_FLAG_RDMA_READ_SINK (MR-FR-11, consumer part).
+     */
+    @Property
+    @NdkRule("MR-FR-12")
+    @Tag("MR-FR-12")
+    void withoutLocalWriteTheRegionIsNoLocalSink(@ForAll("localSinkPlans") FrPlan plan) {
+        Checks.cover("flags", Hex.u32(plan.flags()), this::localSinkPlans, p -> Hex.u32(p.flags()));
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            requireRegistered(sc.post());
+            Region r = sc.region(0);
+            long k = Long.remainderUnsigned(plan.salt(), plan.length());
+            int n = (int) Math.min(Math.min(16, s.maxAccess()), plan.length() - k);
+            int local = s.localToken(sc.mr());
+            NdkSge sge = new NdkSge(plan.baseVirtualAddress() + k, n, local);
+            boolean allowed = (plan.flags() & NdkOpFlags.ALLOW_LOCAL_WRITE) != 0;
+            NdkSession.Access a = s.targetReadInto(sge, 0);
+            if (allowed) {
+                if (!a.succeeded()) {
+                    throw Violations.of("MR-FR-12", a.outcome().call(), "success: Flags " + Hex.u32(plan.flags())
+                            + " include ALLOW_LOCAL_WRITE, so the region is a local sink", a.describe());
+                }
+                byte[] src = s.peerScratchBytes(n);
+                r.buffer().expectWrite(r.bufferOffset() + k, src);
+                byte[] actual = Probes.actualAt(r, k, n);
+                if (!Arrays.equals(actual, src)) {
+                    throw Violations.of("MR-FR-12", a.outcome().call(), "the bytes read (" + Hex.bytes(src) + ") at region byte " + Hex.u64(k),
+                            "memory there holds " + Hex.bytes(actual));
+                }
+            } else if (a.succeeded()) {
+                throw Violations.of("MR-FR-12", a.outcome().call(), "an error completion: Flags " + Hex.u32(plan.flags())
+                        + " lack NDK_OP_FLAG_ALLOW_LOCAL_WRITE (0x10), so the region is no local sink", a.describe());
+            }
+            s.checkMemory("MR-FR-12", a.outcome().call());
+        });
+    }
+
+    // ------------------------------------------------------------------ MR-FR-14
+
+    @Provide
+    Arbitrary<FrPlan> zeroLength() {
+        return breaking(FrCase.ZERO_LENGTH);
+    }
+
+    /**
+     * MR-FR-14: a fast registration with Length 0 grants no access: it fails, or if it is accepted no peer
+     * read or write at BaseVirtualAddress, inside the pages or just before succeeds or changes a byte.
+     */
+    @Property
+    @NdkRule("MR-FR-14")
+    @Tag("MR-FR-14")
+    void zeroLengthGrantsNothing(@ForAll("zeroLength") FrPlan plan) {
+        cover(plan, this::zeroLength);
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            NdkSession.WrOutcome o = sc.post();
+            Region r = sc.region(s.remoteToken(sc.mr()));
+            long base = plan.baseVirtualAddress();
+            long[] addresses = {base, base + 1, base + s.pageSize() / 2, base - 1};
+            for (long a : addresses) {
+                NdkSession.Access w = Probes.writeAt(s, r, a, 1);
+                NdkSession.Access rd = Probes.readAt(s, r, a, 1);
+                if (w.succeeded() || rd.succeeded()) {
+                    throw Violations.of("MR-FR-14", plan.toString(), "no access at all through a registration of Length 0 (" + o.describe() + ")",
+                            (w.succeeded() ? w : rd).describe());
+                }
+            }
+            s.checkMemory("MR-FR-14", "peer accesses through a fast registration of Length 0");
+        });
+    }
+
+    // ------------------------------------------------------------------ MR-FR-15 .. MR-FR-18
+
+    @Provide
+    Arbitrary<FrPlan> wraps() {
+        return breaking(FrCase.WRAPS);
+    }
+
+    /** MR-FR-15: a fast registration whose end (BaseVirtualAddress + Length) passes 2^64 is never registered. */
+    @Property
+    @NdkRule("MR-FR-15")
+    @Tag("MR-FR-15")
+    void wrappingRegionIsNeverRegistered(@ForAll("wraps") FrPlan plan) {
+        cover(plan, this::wraps);
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            Checks.neverRegistered(s, sc, "MR-FR-15", "BaseVirtualAddress + Length passes 2^64");
+        });
+    }
+
+    @Provide
+    Arbitrary<FrPlan> fboTooBig() {
+        return breaking(FrCase.FBO_TOO_BIG);
+    }
+
+    /** MR-FR-16: FBO ≥ PAGE_SIZE is never registered (FBO is an offset within the first page, AMB-10). */
+    @Property
+    @NdkRule("MR-FR-16")
+    @Tag("MR-FR-16")
+    void fboOfAPageOrMoreIsNeverRegistered(@ForAll("fboTooBig") FrPlan plan) {
+        cover(plan, this::fboTooBig);
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            Checks.neverRegistered(s, sc, "MR-FR-16", "FBO " + Hex.u32(plan.fbo()) + " >= PAGE_SIZE " + Hex.u32(s.pageSize()));
+        });
+    }
+
+    @Provide
+    Arbitrary<FrPlan> misaligned() {
+        return breaking(FrCase.PAGE_MISALIGNED);
+    }
+
+    /** MR-FR-17: a page array with an entry that is not PAGE_SIZE-aligned is never registered. */
+    @Property
+    @NdkRule("MR-FR-17")
+    @Tag("MR-FR-17")
+    void misalignedPageAddressIsNeverRegistered(@ForAll("misaligned") FrPlan plan) {
+        cover(plan, this::misaligned);
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            Checks.neverRegistered(s, sc, "MR-FR-17", "AdapterPageArray[" + plan.misalignIndex() + "] = "
+                    + Hex.u64(sc.pageArray()[plan.misalignIndex()]) + " is not PAGE_SIZE-aligned");
+        });
+    }
+
+    @Provide
+    Arbitrary<FrPlan> pagesOverInit() {
+        return breaking(FrCase.PAGES_OVER_INIT);
+    }
+
+    /**
+     * MR-FR-18: AdapterPageCount above the count given to NdkInitializeFastRegisterMr is never registered,
+     * even when it is within FRMRPageCount (256 initialized, 257 used).
+     */
+    @Property
+    @NdkRule("MR-FR-18")
+    @Tag("MR-FR-18")
+    void moreThanTheInitializedPagesIsNeverRegistered(@ForAll("pagesOverInit") FrPlan plan) {
+        cover(plan, this::pagesOverInit);
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            Checks.neverRegistered(s, sc, "MR-FR-18", "AdapterPageCount " + Hex.u32(plan.pageCount())
+                    + " > the initialized AdapterPageCount " + Hex.u32(plan.initPageCount()));
+        });
+    }
+
+    // ------------------------------------------------------------------ MR-FR-19
+
+    @Provide
+    Arbitrary<FrPlan> undefinedFlag() {
+        return breaking(FrCase.UNDEFINED_FLAG);
+    }
+
+    /**
+     * MR-FR-19: the undefined NDK_OP_FLAG bit 0x20 (without 0x10, so not ALLOW_REMOTE_WRITE 0x30) never
+     * grants remote write: if the request is accepted, a peer write anywhere in the region fails and
+     * changes no byte.
+     */
+    @Property
+    @NdkRule("MR-FR-19")
+    @Tag("MR-FR-19")
+    void undefinedBit0x20NeverGrantsRemoteWrite(@ForAll("undefinedFlag") FrPlan plan) {
+        cover(plan, this::undefinedFlag);
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            NdkSession.WrOutcome o = sc.post();
+            if (FrScenario.registered(o)) {
+                Region r = sc.region(s.remoteToken(sc.mr()));
+                for (int i = 0; i < 2; i++) {
+                    long k = pickOffset(plan, i);
+                    NdkSession.Access w = Probes.writeAt(s, r, plan.baseVirtualAddress() + k, 1);
+                    if (w.succeeded()) {
+                        throw Violations.of("MR-FR-19", plan.toString(), "no remote write: Flags " + Hex.u32(plan.flags())
+                                + " carry the undefined bit 0x20 but not ALLOW_REMOTE_WRITE (0x30)", w.describe());
+                    }
+                }
+            }
+            s.checkMemory("MR-FR-19", "peer writes through a registration with Flags " + Hex.u32(plan.flags()));
+        });
+    }
+}

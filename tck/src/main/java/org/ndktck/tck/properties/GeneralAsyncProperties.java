@@ -1,0 +1,271 @@
+package org.ndktck.tck.properties;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.GenerationMode;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
+import net.jqwik.api.statistics.Statistics;
+import org.ndktck.spec.Mdl;
+import org.ndktck.spec.NdkMr;
+import org.ndktck.spec.NtStatus;
+import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.generators.FastRegisterPlans;
+import org.ndktck.tck.generators.FrCase;
+import org.ndktck.tck.generators.FrPlan;
+import org.ndktck.tck.generators.Limits;
+import org.ndktck.tck.generators.RegCase;
+import org.ndktck.tck.generators.RegPlan;
+import org.ndktck.tck.generators.RegisterPlans;
+import org.ndktck.tck.harness.FrScenario;
+import org.ndktck.tck.harness.NdkKit;
+import org.ndktck.tck.harness.NdkSession;
+import org.ndktck.tck.harness.ProviderThreads;
+import org.ndktck.tck.harness.RegScenario;
+import org.ndktck.tck.harness.Violations;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The general asynchronous rules (catalog section "General asynchronous rules"; the
+ * NDK_FN_REQUEST_COMPLETION and NDK_FN_CREATE_COMPLETION pages, the object-lifetime page, and the kit's
+ * own GEN-TIME-1 and GEN-EXC-1).
+ *
+ * <p>The session checks these rules on every call of every property ({@link NdkSession}); the properties
+ * here drive every asynchronous call of the seed pages (NdkCreateMr, NdkRegisterMr, NdkDeregisterMr,
+ * NdkInitializeFastRegisterMr, NdkBuildLam, NdkFastRegister, closes) with valid requests and requests that
+ * break one rule, so each rule is exercised on purpose, and add what only a dedicated property can do:
+ * wait out a quiet period for late callbacks, exhaust resources, close objects from inside completions.
+ */
+@NdkKit
+public class GeneralAsyncProperties {
+
+    /** A workout: one registration plan and one fast-register plan, each valid or breaking one rule. */
+    record Workout(RegPlan reg, FrPlan fr) {
+    }
+
+    @Provide
+    Arbitrary<Workout> workouts() {
+        Limits l = Limits.current();
+        List<Arbitrary<RegPlan>> regs = new ArrayList<>();
+        for (RegCase c : RegCase.values()) {
+            regs.add(RegisterPlans.breaking(c, l));
+        }
+        List<Arbitrary<FrPlan>> frs = new ArrayList<>();
+        for (FrCase c : FrCase.values()) {
+            frs.add(FastRegisterPlans.breaking(c, l));
+        }
+        return Combinators.combine(Arbitraries.oneOf(regs), Arbitraries.oneOf(frs)).as(Workout::new);
+    }
+
+    /**
+     * Every asynchronous call of the seed pages once: NdkCreateMr (both kinds), NdkRegisterMr, NdkDeregisterMr
+     * after a success, NdkInitializeFastRegisterMr, NdkBuildLam (sized, and with no buffer: the
+     * STATUS_BUFFER_TOO_SMALL path), NdkFastRegister, a peer read and NdkInvalidate after a success, the
+     * token getters, and every close.
+     */
+    static void workout(NdkSession s, Workout w) {
+        RegScenario rs = RegScenario.prepare(s, w.reg());
+        NdkSession.Outcome o = rs.register();
+        if (o.succeeded()) {
+            s.remoteToken(rs.mr());
+            s.localToken(rs.mr());
+            s.deregister(rs.mr());
+        }
+        Mdl m = rs.chain();
+        s.buildLamRaw(m, Math.max(1, Math.min(m.unsignedByteCount(), w.reg().length())), 0);
+        FrScenario fs = FrScenario.prepare(s, w.fr());
+        NdkSession.WrOutcome f = fs.post();
+        if (f.succeeded()) {
+            int token = s.remoteToken(fs.mr());
+            if (w.fr().length() > 0) {
+                s.peerRead(w.fr().baseVirtualAddress(), token, 1);
+            }
+            s.invalidate(fs.mr(), 0);
+        }
+    }
+
+    private static void label(Workout w) {
+        Statistics.label("registration").collect(w.reg().kind().name());
+        Statistics.label("fast registration").collect(w.fr().kind().name());
+    }
+
+    /**
+     * GEN-CB-1: every call of the workout that returns STATUS_PENDING completes exactly once, within the
+     * bound, with the kit's own context and a final status (never STATUS_PENDING).
+     */
+    @Property
+    @NdkRule("GEN-CB-1")
+    @Tag("GEN-CB-1")
+    void pendingCallsCompleteExactlyOnce(@ForAll("workouts") Workout w) {
+        label(w);
+        NdkSession.inTry(s -> {
+            workout(s, w);
+            s.checkCallbacks();
+        });
+    }
+
+    /**
+     * GEN-CB-2: a call that returns anything but STATUS_PENDING never has its completion called: checked
+     * after a quiet period ({@link org.ndktck.tck.harness.Bounds#quietNanos()}) at the end of each try,
+     * and for late callbacks at the end of every later try of the run.
+     */
+    @Property(tries = 50)
+    @NdkRule("GEN-CB-2")
+    @Tag("GEN-CB-2")
+    void noCompletionAfterANonPendingReturn(@ForAll("workouts") Workout w) {
+        label(w);
+        NdkSession.inTry(s -> {
+            workout(s, w);
+            s.quietThenCheckCallbacks();
+        });
+    }
+
+    /**
+     * GEN-CB-3: a create (NdkCreateMr of both kinds, and the PDs, CQs and QPs of the session) that returns
+     * STATUS_PENDING leaves the out parameter empty and delivers the object, exactly once, through its
+     * completion.
+     */
+    @Property(generation = GenerationMode.RANDOMIZED)
+    @NdkRule("GEN-CB-3")
+    @Tag("GEN-CB-3")
+    void pendingCreateDeliversTheObjectThroughTheCompletion(@ForAll boolean fastRegister) {
+        String[] returned = {""};
+        NdkSession.inTry(s -> {
+            s.qps();
+            NdkSession.Created<NdkMr> c = s.createMrRaw(s.target(), fastRegister);
+            returned[0] = c.returned().isPending() ? "STATUS_PENDING" : c.returned().toString();
+            s.checkCallbacks();
+        });
+        Statistics.label("returned").collect(returned[0]);
+    }
+
+    /**
+     * GEN-CB-4: a create that returns STATUS_SUCCESS carries the object in the out parameter, and a create
+     * that returns anything but STATUS_PENDING has no completion (checked after the quiet period).
+     */
+    @Property(tries = 50, generation = GenerationMode.RANDOMIZED)
+    @NdkRule("GEN-CB-4")
+    @Tag("GEN-CB-4")
+    void nonPendingCreateHasNoCompletion(@ForAll boolean fastRegister) {
+        NdkSession.inTry(s -> {
+            s.qps();
+            s.createMrRaw(s.target(), fastRegister);
+            s.createMrRaw(s.peer(), !fastRegister);
+            s.quietThenCheckCallbacks();
+        });
+    }
+
+    /**
+     * GEN-CB-5: STATUS_INSUFFICIENT_RESOURCES may come inline or as the completion status, and the kit
+     * accepts both. When creating MRs exhausts the adapter (within 64 MRs), the failing create gives no
+     * object, and once one MR is closed the same create succeeds again: the failure held nothing. On an
+     * adapter that is not exhausted by 64 MRs the try only counts ("not exhausted").
+     */
+    @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
+    @NdkRule("GEN-CB-5")
+    @Tag("GEN-CB-5")
+    void insufficientResourcesIsACleanFailureInlineOrAsync(@ForAll boolean fastRegister) {
+        String[] how = {"not exhausted within 64 MRs"};
+        NdkSession.inTry(s -> {
+            List<NdkMr> live = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                NdkSession.Created<NdkMr> c = s.createMrRaw(s.target(), fastRegister);
+                if (c.succeeded()) {
+                    live.add(c.object());
+                    continue;
+                }
+                if (!NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(c.status())) {
+                    how[0] = "another error: " + c.status();
+                    return;
+                }
+                how[0] = c.returned().isPending() ? "exhausted, reported through the completion" : "exhausted, reported inline";
+                if (live.isEmpty()) {
+                    return;
+                }
+                s.closeMr(live.remove(0));
+                NdkSession.Created<NdkMr> again = s.createMrRaw(s.target(), fastRegister);
+                if (!again.succeeded()) {
+                    throw Violations.of("GEN-CB-5", again.call(), "STATUS_SUCCESS: after STATUS_INSUFFICIENT_RESOURCES (" + c.describe()
+                            + ") the kit closed one MR, so an MR can be created again", again.describe());
+                }
+                return;
+            }
+        });
+        Statistics.label("resources").collect(how[0]);
+    }
+
+    /**
+     * GEN-LIFE-1: the provider survives the object being closed from inside its completion. The kit closes
+     * (or deregisters, then closes) the MR from inside the completion of NdkInitializeFastRegisterMr or
+     * NdkRegisterMr; the callback must return within the bound, and no provider thread may die afterwards
+     * (a use of the closed object). Calls that complete inline have no completion and are only counted.
+     */
+    @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
+    @NdkRule("GEN-LIFE-1")
+    @Tag("GEN-LIFE-1")
+    void closingFromInsideTheCompletionIsSafe(@ForAll boolean viaRegister) {
+        String[] seen = {"inline: no completion to close from"};
+        NdkSession.inTry(s -> {
+            long mark = ProviderThreads.mark();
+            NdkSession.Outcome o;
+            if (viaRegister) {
+                RegPlan plan = new RegPlan(RegCase.VALID, "one page", 0x10000L * s.pageSize(), new int[]{s.pageSize()}, -1, 0,
+                        s.pageSize(), 0x7, 0);
+                RegScenario sc = RegScenario.prepare(s, plan);
+                NdkMr mr = sc.mr();
+                s.insideNextCallback(op -> {
+                    s.deregisterFromCallback(mr);
+                    s.closeMrFromCallback(mr);
+                });
+                o = sc.register();
+            } else {
+                NdkMr mr = s.createMr(s.target(), true);
+                s.insideNextCallback(op -> s.closeMrFromCallback(mr));
+                o = s.initializeFastRegister(mr, 1, true);
+            }
+            s.insideNextCallback(null);
+            if (!o.returned().isPending()) {
+                return;
+            }
+            seen[0] = "closed from inside the completion";
+            s.quietThenCheckCallbacks();
+            for (ProviderThreads.Death d : ProviderThreads.since(mark)) {
+                if (!d.thread().startsWith("ndk-tck-caller-")) {
+                    throw Violations.of("GEN-LIFE-1", o.call(), "the provider leaves the MR alone once its completion started "
+                            + "(the kit closed it inside the completion)", "provider thread " + d.thread() + " died with " + d.error(), d.error());
+                }
+            }
+        });
+        Statistics.label("completion").collect(seen[0]);
+    }
+
+    /**
+     * GEN-TIME-1: every call of the workout returns, and every PENDING call completes, within the kit's
+     * time bound (the session's invoker enforces the bound; a call that does not return fails this rule
+     * and the run goes on with a fresh adapter).
+     */
+    @Property
+    @NdkRule("GEN-TIME-1")
+    @Tag("GEN-TIME-1")
+    void everyCallReturnsWithinTheBound(@ForAll("workouts") Workout w) {
+        label(w);
+        NdkSession.inTry(s -> workout(s, w));
+    }
+
+    /**
+     * GEN-EXC-1: no call of the workout throws, whatever the arguments (valid, or breaking one rule, with
+     * values up to the whole unsigned range), and no provider thread dies with an exception during the try.
+     */
+    @Property
+    @NdkRule("GEN-EXC-1")
+    @Tag("GEN-EXC-1")
+    void noCallThrows(@ForAll("workouts") Workout w) {
+        label(w);
+        NdkSession.inTry(s -> workout(s, w));
+    }
+}
