@@ -18,7 +18,7 @@ import java.util.List;
  * {@link FrPlan#edge()} label for {@code Statistics} coverage checks.
  *
  * <p>Big page arrays (2^20 entries, {@link Limits#bigPages()}) appear among the edge cases and in about
- * 0.5% of random plans, and only when FRMRPageCount allows them.
+ * 0.1% of random plans, and only when FRMRPageCount allows them.
  *
  * <p>Unless a case says otherwise, BaseVirtualAddress is FBO + n × PAGE_SIZE with n ≥ 1 (never 0, AMB-1),
  * RemoteAccess is TRUE whenever the flags ask for remote access, and no plan's region wraps past 2^64.
@@ -113,9 +113,9 @@ public final class FastRegisterPlans {
     static Arbitrary<Integer> pageCounts(Limits l) {
         int small = (int) Math.min(8, l.frmrPageCount());
         List<Tuple.Tuple2<Integer, Arbitrary<Integer>>> parts = new ArrayList<>();
-        parts.add(Tuple.of(180, Arbitraries.integers().between(1, small)));
+        parts.add(Tuple.of(899, Arbitraries.integers().between(1, small)));
         if (l.frmrPageCount() > 8) {
-            parts.add(Tuple.of(19, Arbitraries.integers().between(9, (int) Math.min(64, l.frmrPageCount()))));
+            parts.add(Tuple.of(100, Arbitraries.integers().between(9, (int) Math.min(64, l.frmrPageCount()))));
         }
         if (l.bigPages() > 0) {
             parts.add(Tuple.of(1, Arbitraries.just(l.bigPages())));

@@ -69,6 +69,7 @@ public final class AsyncOp<T extends NdkObject> {
     private volatile Consumer<AsyncOp<T>> insideCallback;
     private volatile Throwable insideFailure;
     private volatile long reportedLate;
+    private volatile boolean awaitFailed;
 
     /**
      * @param flavor the completion type
@@ -244,6 +245,7 @@ public final class AsyncOp<T extends NdkObject> {
      */
     public NtStatus awaitPending(Bounds bounds) {
         if (!await(bounds.completionNanos())) {
+            awaitFailed = true;
             if (callbacks.get() > 0) {
                 throw Violations.of("GEN-LIFE-1", detail(), "the completion callback, with the kit's action inside it, returns within "
                                 + bounds.describeCompletionBound(),
@@ -289,6 +291,11 @@ public final class AsyncOp<T extends NdkObject> {
                     "the completion was called " + n + " time(s)" + (completedStatus == null ? "" : ", first with " + completedStatus));
         }
         return null;
+    }
+
+    /** @return true when an {@link #awaitPending} already gave up on this op (it is not awaited again) */
+    public boolean awaitFailed() {
+        return awaitFailed;
     }
 
     /** @return true once a forbidden callback of this op was reported to {@link LateCallbacks} */

@@ -93,6 +93,41 @@ public final class FrScenario {
         return session.fastRegister(qp, mr, plan.pageCount(), pageArray, plan.fbo(), plan.length(), plan.baseVirtualAddress(), plan.flags());
     }
 
+    /**
+     * Posts the planned request, which the plan built valid, and requires STATUS_SUCCESS (MR-FRI-2: fast
+     * registrations within the initialized AdapterPageCount work). When it fails and carries
+     * NDK_OP_FLAG_RDMA_READ_SINK on an adapter with RDMA_READ_SINK_NOT_REQUIRED, the same request is posted
+     * without that flag: if that one succeeds, the failure is charged to MR-FR-11.
+     *
+     * @return the successful outcome
+     */
+    public NdkSession.WrOutcome postValid() {
+        NdkSession.WrOutcome o = post();
+        if (registered(o)) {
+            return o;
+        }
+        throw diagnoseValidFailure(o);
+    }
+
+    /**
+     * The violation for a valid request of this plan that did not register: MR-FR-11 when the same request
+     * without NDK_OP_FLAG_RDMA_READ_SINK registers (on an adapter with RDMA_READ_SINK_NOT_REQUIRED), else MR-FRI-2.
+     *
+     * @param o how the request ended
+     * @return the violation to throw
+     */
+    public org.ndktck.tck.RuleViolation diagnoseValidFailure(NdkSession.WrOutcome o) {
+        if ((plan.flags() & org.ndktck.spec.NdkOpFlags.RDMA_READ_SINK) != 0 && session.readSinkNotRequired()) {
+            NdkSession.WrOutcome without = session.fastRegister(session.target().qp(), mr, plan.pageCount(), pageArray, plan.fbo(),
+                    plan.length(), plan.baseVirtualAddress(), plan.flags() & ~org.ndktck.spec.NdkOpFlags.RDMA_READ_SINK);
+            if (registered(without)) {
+                return Violations.of("MR-FR-11", o.call(), "STATUS_SUCCESS: NDK_OP_FLAG_RDMA_READ_SINK (0x80) never makes a valid request fail "
+                        + "on an adapter with RDMA_READ_SINK_NOT_REQUIRED", o.describe() + ", while the same request without it succeeded");
+            }
+        }
+        return Violations.of("MR-FRI-2", o.call(), "STATUS_SUCCESS for a valid request within the initialized AdapterPageCount", o.describe());
+    }
+
     /** @return the call text of the planned request, for messages */
     public String describe() {
         return plan.toString();
@@ -115,13 +150,23 @@ public final class FrScenario {
      * @param why  what the request was, for the message
      */
     public void assertGrantsNothing(String rule, String why) {
+        assertGrantsNothing(rule, () -> why);
+    }
+
+    /**
+     * As {@link #assertGrantsNothing(String, String)} with the description built only for a failure.
+     *
+     * @param rule the rule to charge
+     * @param why  what the request was
+     */
+    public void assertGrantsNothing(String rule, java.util.function.Supplier<String> why) {
         int token = session.remoteToken(mr);
         long base = plan.baseVirtualAddress();
         long[] addresses = plan.length() > 1 ? new long[]{base, base + plan.length() / 2} : new long[]{base};
         for (long a : addresses) {
             NdkSession.Access r = session.peerRead(a, token, 1);
             if (r.succeeded()) {
-                throw Violations.of(rule, plan.toString(), why + ": the request is never registered, so the MR grants no access",
+                throw Violations.of(rule, plan.toString(), why.get() + ": the request is never registered, so the MR grants no access",
                         "the request was refused, yet " + r.describe());
             }
         }

@@ -42,11 +42,15 @@ public final class Invoker {
     private static final long WAIT_SPIN_NANOS = 20_000;
     /** Spin of an idle caller thread before it parks, in nanoseconds. */
     private static final long IDLE_SPIN_NANOS = 50_000;
+    /** Longest the waiting property thread sleeps before it looks at the caller thread's current call again. */
+    private static final long POLL_NANOS = 5_000_000;
     /** After this many abandoned threads the kit stops calling the provider at all. */
     static final int MAX_ABANDONED = 64;
 
     private static final ThreadLocal<Invoker> OWNED = ThreadLocal.withInitial(() -> new Invoker(Thread.currentThread()));
     private static final Set<String> HUNG_KINDS = ConcurrentHashMap.newKeySet();
+    /** The longest a call of each kind took and returned, in this run (nanoseconds). */
+    private static final ConcurrentHashMap<String, Long> LONGEST = new ConcurrentHashMap<>();
     private static final AtomicInteger ABANDONED = new AtomicInteger();
     private static final AtomicInteger THREADS = new AtomicInteger();
 
@@ -72,6 +76,7 @@ public final class Invoker {
     /** Forgets which call kinds hung (a new run starts). Abandoned threads stay abandoned. */
     public static void resetRun() {
         HUNG_KINDS.clear();
+        LONGEST.clear();
     }
 
     /** @return how many calls of this invoker did not return within their bound */
@@ -105,8 +110,11 @@ public final class Invoker {
             Supplier<String> d = t.detail;
             long b = t.bound;
             t.step(kind, detail, boundFor(kind));
+            long started = t.start;
             try {
-                return invokeProvider(detail, body);
+                T result = invokeProvider(detail, body);
+                noteDuration(kind, System.nanoTime() - started);
+                return result;
             } finally {
                 t.kind = k;
                 t.detail = d;
@@ -184,7 +192,20 @@ public final class Invoker {
 
     private long boundFor(String kind) {
         Bounds b = Bounds.current();
-        return HUNG_KINDS.contains(kind) ? b.knownHungNanos() : b.callNanos();
+        if (!HUNG_KINDS.contains(kind)) {
+            return b.callNanos();
+        }
+        // shortened, but never below twice the longest call of this kind that did return in this run, so a
+        // legitimately slow kind (a 2^20-page fast registration) is not cut short after one of them ran over
+        Long longest = LONGEST.get(kind);
+        long floor = longest == null ? 0 : Math.min(b.callNanos(), 2 * longest);
+        return Math.max(b.knownHungNanos(), floor);
+    }
+
+    private static void noteDuration(String kind, long nanos) {
+        if (nanos > 1_000_000) {
+            LONGEST.merge(kind, nanos, Math::max);
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -239,7 +260,8 @@ public final class Invoker {
             if (now - spinEnd < 0) {
                 Thread.onSpinWait();
             } else {
-                LockSupport.parkNanos(this, deadline - now);
+                // wake up now and then: a nested call may have started with a shorter bound than the one slept on
+                LockSupport.parkNanos(this, Math.min(deadline - now, POLL_NANOS));
                 if (Thread.interrupted()) {
                     interrupted = true;
                 }
@@ -247,6 +269,9 @@ public final class Invoker {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
+        }
+        if (!isBatch) {
+            noteDuration(kind, System.nanoTime() - t.start);
         }
         if (t.error != null) {
             if (t.error instanceof RuntimeException re) {

@@ -255,7 +255,7 @@ public final class NdkSession implements AutoCloseable {
     private final Side target = new Side("target");
     private final Side peer = new Side("peer");
     private final ConcurrentLinkedQueue<AsyncOp<?>> ops = new ConcurrentLinkedQueue<>();
-    private final Map<Object, WorkRequest> posted = Collections.synchronizedMap(new IdentityHashMap<>());
+    final Map<Object, WorkRequest> posted = Collections.synchronizedMap(new IdentityHashMap<>());
     private final ConcurrentLinkedQueue<MrState> mrs = new ConcurrentLinkedQueue<>();
     private final List<NdkLogicalAddressMapping> lams = new ArrayList<>();
     private final List<HostBuffer> buffers = new ArrayList<>();
@@ -265,6 +265,10 @@ public final class NdkSession implements AutoCloseable {
     private boolean qpsReady;
     private boolean closed;
     private volatile Consumer<AsyncOp<?>> nextInsideCallback;
+    /** Set when the try already failed: tear-down then closes everything without waiting for close completions. */
+    private volatile boolean failing;
+    /** Objects the provider handed over outside the kit's bookkeeping (e.g. with a violation): closed at tear-down. */
+    private final ConcurrentLinkedQueue<NdkObject> orphans = new ConcurrentLinkedQueue<>();
 
     private NdkSession(ProviderUnderTest put) {
         this.put = put;
@@ -319,9 +323,19 @@ public final class NdkSession implements AutoCloseable {
      */
     public static void inTry(Consumer<NdkSession> body) {
         Invoker.forCurrentThread().batch("one try of the property", () -> {
-            try (NdkSession s = open()) {
+            NdkSession s = open();
+            try {
                 body.accept(s);
+            } catch (RuntimeException | Error e) {
+                s.failing = true;
+                try {
+                    s.close();
+                } catch (RuntimeException | Error suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
             }
+            s.close();
             return null;
         });
     }
@@ -482,6 +496,7 @@ public final class NdkSession implements AutoCloseable {
         op.returned(r.status());
         if (r.status().isPending()) {
             if (r.object() != null) {
+                orphans.add(r.object());
                 throw Violations.of("GEN-CB-3", detail.get(), "after STATUS_PENDING the out parameter stays empty; the object comes only through the completion",
                         "STATUS_PENDING with an object in the out parameter: " + r.object());
             }
@@ -496,6 +511,9 @@ public final class NdkSession implements AutoCloseable {
         }
         RuleViolation early = op.check();
         if (early != null) {
+            if (r.object() != null) {
+                orphans.add(r.object());
+            }
             throw early;
         }
         if (NtStatus.STATUS_SUCCESS.equals(r.status()) && r.object() == null) {
@@ -572,7 +590,7 @@ public final class NdkSession implements AutoCloseable {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private <T extends NdkObject> AsyncOp<T> newOp(AsyncOp.Flavor flavor, String kind, Supplier<String> detail) {
+    <T extends NdkObject> AsyncOp<T> newOp(AsyncOp.Flavor flavor, String kind, Supplier<String> detail) {
         AsyncOp<T> op = new AsyncOp<>(flavor, kind, detail);
         Consumer<AsyncOp<?>> action = nextInsideCallback;
         if (action != null) {
@@ -583,7 +601,7 @@ public final class NdkSession implements AutoCloseable {
         return op;
     }
 
-    private Outcome finish(AsyncOp<?> op, NtStatus r, String tableRule, String allowed) {
+    Outcome finish(AsyncOp<?> op, NtStatus r, String tableRule, String allowed) {
         if (r == null) {
             throw Violations.of(tableRule, op.detail(), allowed, "the provider returned null instead of an NTSTATUS");
         }
@@ -657,6 +675,13 @@ public final class NdkSession implements AutoCloseable {
             Assume.that(false);
         }
         if (!o.succeeded()) {
+            if ((flags & NdkMrFlags.RDMA_READ_SINK) != 0 && readSinkNotRequired()) {
+                Outcome without = register(mr, mdl, length, flags & ~NdkMrFlags.RDMA_READ_SINK);
+                if (without.succeeded()) {
+                    throw Violations.of("MR-REG-7", o.call(), "STATUS_SUCCESS: NDK_MR_FLAG_RDMA_READ_SINK never makes a registration fail on an "
+                            + "adapter with RDMA_READ_SINK_NOT_REQUIRED", o.describe() + ", while the same request without it succeeded");
+                }
+            }
             throw Violations.of("MR-REG-10", o.call(), "STATUS_SUCCESS for a valid registration within MaxRegistrationSize ("
                     + u64(info.maxRegistrationSize()) + ")", o.describe());
         }
@@ -787,7 +812,7 @@ public final class NdkSession implements AutoCloseable {
             throw Violations.of("CL-2", d.get(), "STATUS_SUCCESS or STATUS_PENDING (a close never fails)", "returned " + r);
         }
         op.returned(r);
-        if (r.isPending()) {
+        if (r.isPending() && !failing) {
             inv.stepWait(kind + " completion", d, bounds.completionNanos());
             op.awaitPending(bounds);
         }
@@ -882,7 +907,7 @@ public final class NdkSession implements AutoCloseable {
         };
     }
 
-    private WorkRequest post(NdkQp qp, NdkOperationType type, String kind, Supplier<String> detail, int flags,
+    WorkRequest post(NdkQp qp, NdkOperationType type, String kind, Supplier<String> detail, int flags,
                              Function<Object, NtStatus> call) {
         boolean onUnconnected = qp == unconnected && unconnected != null;
         Side side = qp == peer.qp ? peer : target;
@@ -1005,36 +1030,36 @@ public final class NdkSession implements AutoCloseable {
         return out;
     }
 
-    private void accept(NdkCq cq, NdkResultEx e) {
+    void accept(NdkCq cq, NdkResultEx e) {
         if (e == null) {
             throw Violations.of("CQ-1", "NdkGetCqResultsEx", "every counted entry filled", "a null entry");
         }
         WorkRequest wr = posted.get(e.requestContext());
-        String where = "CQ entry {Status=" + e.status() + ", RequestContext=" + RequestContext.describe(e.requestContext())
+        Supplier<String> where = () -> "CQ entry {Status=" + e.status() + ", RequestContext=" + RequestContext.describe(e.requestContext())
                 + ", QPContext=" + RequestContext.describe(e.qpContext()) + ", Type=" + e.type() + "}";
         if (wr == null) {
-            throw Violations.of("CQ-2", where, "RequestContext is a value the kit passed when it posted a request",
+            throw Violations.of("CQ-2", where.get(), "RequestContext is a value the kit passed when it posted a request",
                     "a RequestContext the kit never posted");
         }
         if (wr.cq != cq) {
-            throw Violations.of("CQ-2", wr.detail(), "its CQ entry on the CQ of the QP it was posted on", where + " arrived on another CQ");
+            throw Violations.of("CQ-2", wr.detail(), "its CQ entry on the CQ of the QP it was posted on", where.get() + " arrived on another CQ");
         }
         if (e.qpContext() != wr.qpContext) {
-            throw Violations.of("CQ-2", wr.detail(), "QPContext = " + wr.qpContext, where);
+            throw Violations.of("CQ-2", wr.detail(), "QPContext = " + wr.qpContext, where.get());
         }
         NtStatus r = wr.returned;
         if (r != null && !NtStatus.STATUS_SUCCESS.equals(r)) {
-            throw Violations.of("DEF-2", wr.detail(), "no CQ entry after the post returned " + r, where);
+            throw Violations.of("DEF-2", wr.detail(), "no CQ entry after the post returned " + r, where.get());
         }
         if (wr.entry != null) {
-            throw Violations.of("CQ-2", wr.detail(), "one CQ entry per request", "a second " + where);
+            throw Violations.of("CQ-2", wr.detail(), "one CQ entry per request", "a second " + where.get());
         }
         if (e.type() != null && e.type() != wr.type) {
             throw Violations.of(wr.type == NdkOperationType.FAST_REGISTER ? "MR-FR-8" : "CQ-3", wr.detail(),
-                    "NDK_RESULT_EX.Type = " + wr.type + " (" + wr.type.value() + ")", where);
+                    "NDK_RESULT_EX.Type = " + wr.type + " (" + wr.type.value() + ")", where.get());
         }
         if (e.status() == null) {
-            throw Violations.of("CQ-2", wr.detail(), "an entry with a status", where);
+            throw Violations.of("CQ-2", wr.detail(), "an entry with a status", where.get());
         }
         wr.entry = e;
     }
@@ -1226,15 +1251,25 @@ public final class NdkSession implements AutoCloseable {
      * @param what   what the kit did, for the message
      */
     public void checkMemory(String ruleId, String what) {
+        checkMemory(ruleId, () -> what);
+    }
+
+    /**
+     * As {@link #checkMemory(String, String)} with the description built only on a failure.
+     *
+     * @param ruleId the rule a breach breaks
+     * @param what   what the kit did
+     */
+    public void checkMemory(String ruleId, Supplier<String> what) {
         List<HostMemory.GuardAccess> g = memory.guardAccesses();
         if (!g.isEmpty()) {
-            throw Violations.of(ruleId, what, "no access outside the buffers the kit handed over (guard frames untouched)",
+            throw Violations.of(ruleId, what.get(), "no access outside the buffers the kit handed over (guard frames untouched)",
                     g.size() + " guard-frame access(es), first: " + g.get(0));
         }
         for (HostBuffer b : buffers) {
             String diff = b.firstDifference();
             if (diff != null) {
-                throw Violations.of(ruleId, what, "no byte changed that the rules do not allow to change", diff);
+                throw Violations.of(ruleId, what.get(), "no byte changed that the rules do not allow to change", diff);
             }
         }
     }
@@ -1268,7 +1303,8 @@ public final class NdkSession implements AutoCloseable {
             try {
                 for (AsyncOp<?> op : ops) {
                     NtStatus r = op.returnedStatus();
-                    if (r != null && r.isPending() && op.callbacks() == 0) {
+                    if (r != null && r.isPending() && op.callbacks() == 0 && !op.awaitFailed() && !failing) {
+                        inv.stepWait(op.kind() + " completion", op::detail, bounds.completionNanos());
                         op.awaitPending(bounds);
                     }
                 }
@@ -1337,6 +1373,19 @@ public final class NdkSession implements AutoCloseable {
                 if (inv.hangs() != hangMark) {
                     return;
                 }
+            }
+        }
+        Set<NdkObject> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (NdkObject o : orphans) {
+            if (!seen.add(o)) {
+                continue;
+            }
+            try {
+                if (o instanceof NdkMr m && state(m) == null) {
+                    closeObject("NdkCloseMr", () -> "NdkCloseMr() of an MR the provider handed over irregularly", op -> m.close(op.closeCompletion(), op.context()));
+                }
+            } catch (RuntimeException | Error e) {
+                problems.add(e);
             }
         }
         List<NdkLogicalAddressMapping> toRelease;

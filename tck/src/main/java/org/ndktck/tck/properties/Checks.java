@@ -50,13 +50,13 @@ final class Checks {
      * @param s    the session
      * @param sc   the scenario
      * @param rule the rule the plan breaks
-     * @param why  the rule in a few words
+     * @param why  the rule in a few words (built only for a failure message)
      * @return the outcome
      */
-    static NdkSession.WrOutcome neverRegistered(NdkSession s, FrScenario sc, String rule, String why) {
+    static NdkSession.WrOutcome neverRegistered(NdkSession s, FrScenario sc, String rule, Supplier<String> why) {
         NdkSession.WrOutcome o = sc.post();
         if (FrScenario.registered(o)) {
-            throw Violations.of(rule, o.call(), why + ": never registered (an inline error, or a CQ entry with an error status)", o.describe());
+            throw Violations.of(rule, o.call(), why.get() + ": never registered (an inline error, or a CQ entry with an error status)", o.describe());
         }
         sc.assertGrantsNothing(rule, why);
         return o;

@@ -34,7 +34,8 @@ final class KitRun {
         params.put("ndk.tck.tries", "100");
         params.put("jqwik.database", "target/jqwik-kit-db");
         params.put("jqwik.reporting.onlyfailures", "true");
-        params.put("jqwik.shrinking.bounded.seconds", "2");
+        params.put("jqwik.reporting.usejunitplatform", "true");
+        params.put("jqwik.shrinking.default", "OFF");
     }
 
     static KitRun against(String provider) {

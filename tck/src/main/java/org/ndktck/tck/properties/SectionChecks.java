@@ -1,0 +1,73 @@
+package org.ndktck.tck.properties;
+
+import net.jqwik.api.Assume;
+import net.jqwik.api.statistics.Statistics;
+import org.ndktck.spec.NtStatus;
+import org.ndktck.tck.harness.CurrentProperty;
+import org.ndktck.tck.harness.NdkSession;
+import org.ndktck.tck.harness.Violations;
+
+import java.util.Collection;
+import java.util.function.Consumer;
+
+/**
+ * Checks shared by the properties of the sections after the three seed pages (deregistration to adapter
+ * information), next to {@link Checks}: the outcome of a valid registration, and coverage guards of
+ * generators whose classes are not their edge cases.
+ */
+final class SectionChecks {
+    private SectionChecks() {
+    }
+
+    /**
+     * A registration the kit built to be valid must succeed (MR-REG-10); STATUS_INSUFFICIENT_RESOURCES
+     * rejects the try (GEN-CB-5).
+     *
+     * @param s the session
+     * @param o the outcome of NdkRegisterMr
+     */
+    static void requireRegistered(NdkSession s, NdkSession.Outcome o) {
+        if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(o.status())) {
+            Assume.that(false);
+        }
+        if (!o.succeeded()) {
+            throw Violations.of("MR-REG-10", o.call(), "STATUS_SUCCESS for a valid registration", o.describe());
+        }
+    }
+
+    /**
+     * Labels a try for the statistics report.
+     *
+     * @param label the statistics label
+     * @param value this try's class
+     */
+    static void cover(String label, String value) {
+        Statistics.label(label).collect(value);
+    }
+
+    /**
+     * Labels a try and, when the property runs at least {@code 10 × required.size()} tries, requires every
+     * class in {@code required} to have been produced at least once (a generator that stops producing a
+     * class of input fails the property instead of turning silently green).
+     *
+     * @param label    the statistics label
+     * @param value    this try's class
+     * @param required the classes the generator must produce
+     */
+    static void cover(String label, String value, Collection<String> required) {
+        Statistics.label(label).collect(value);
+        int tries = CurrentProperty.tries();
+        if (tries < 10 * required.size()) {
+            return;
+        }
+        Statistics.label(label).coverage(cov -> {
+            for (String r : required) {
+                cov.check(r).count((Consumer<Integer>) n -> {
+                    if (n < 1) {
+                        throw new AssertionError("coverage: the generator produced no '" + r + "' case in " + tries + " tries");
+                    }
+                });
+            }
+        });
+    }
+}

@@ -1,0 +1,225 @@
+package org.ndktck.tck.properties;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
+import net.jqwik.api.constraints.IntRange;
+import org.ndktck.spec.NdkMrFlags;
+import org.ndktck.spec.NdkOpFlags;
+import org.ndktck.spec.NdkOperationType;
+import org.ndktck.spec.NdkSge;
+import org.ndktck.spec.NtStatus;
+import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.generators.Limits;
+import org.ndktck.tck.harness.Hex;
+import org.ndktck.tck.harness.HostBuffer;
+import org.ndktck.tck.harness.NdkKit;
+import org.ndktck.tck.harness.NdkSession;
+import org.ndktck.tck.harness.SessionTools;
+import org.ndktck.tck.harness.Violations;
+import org.ndktck.tck.harness.WorkRequest;
+
+import java.util.Arrays;
+
+import static org.ndktck.tck.harness.Hex.u32;
+
+/**
+ * Properties of NDK_SGE (catalog section "NDK_SGE"). SGE-1 and SGE-4 bind the kit and are obeyed by it,
+ * except in the SGE-2 property, which breaks SGE-1 on purpose.
+ */
+@NdkKit
+public class SgeProperties {
+
+    /** How the SGE of the SGE-2 property is wrong. */
+    enum Bad {
+        /** Starts inside the region and ends past it (VA = end − 8, 16 bytes). */
+        PAST_END,
+        /** Starts 8 bytes before the region, 16 bytes. */
+        BEFORE_START,
+        /** Address 2^64 − 8, 16 bytes: the range wraps past 2^64. */
+        WRAPS,
+        /** A token of a region registered on another PD (the address inside that region). */
+        FOREIGN_PD,
+        /** The token of a deregistered region (the address inside it). */
+        DEREGISTERED,
+        /** A token no registration of the kit holds. */
+        MADE_UP
+    }
+
+    /** The request the bad SGE is used in. */
+    enum Use {
+        /** Source of NdkSend. */
+        SEND,
+        /** Source of NdkWrite. */
+        WRITE,
+        /** Sink of NdkReceive. */
+        RECEIVE,
+        /** Sink of NdkRead. */
+        READ
+    }
+
+    /**
+     * The target region of SGE-2: registered over {@code pages} pages from byte offset {@code offset} of
+     * the first page, Length {@code length}.
+     */
+    record Shape(int pages, int offset, long length) {
+    }
+
+    @Provide
+    Arbitrary<Shape> shapes() {
+        int p = Limits.current().pageSize();
+        Arbitrary<Shape> random = Combinators.combine(Arbitraries.integers().between(1, 2), Arbitraries.integers().between(8, p - 32),
+                Arbitraries.doubles().between(0, 1)).as((pages, off, f) -> {
+                    long max = (long) pages * p - off;
+                    long len = 16 + (long) (f * (max - 16));
+                    return new Shape(pages, off, len);
+                });
+        return random.edgeCases(c -> c.add(new Shape(1, 8, p - 8), new Shape(1, 8, p - 16), new Shape(2, p - 8, p + 8)));
+    }
+
+    /** One SGE-2 case: what is wrong with the SGE, where it is used, the region, and a seed for offsets. */
+    record BadSge(Bad bad, Use use, Shape shape, int seed) {
+    }
+
+    @Provide
+    Arbitrary<BadSge> badSges() {
+        int p = Limits.current().pageSize();
+        Arbitrary<BadSge> random = Combinators.combine(Arbitraries.of(Bad.class), Arbitraries.of(Use.class), shapes(),
+                Arbitraries.integers().between(0, 1 << 20)).as(BadSge::new);
+        java.util.List<BadSge> edges = new java.util.ArrayList<>();
+        Shape[] shapes = {new Shape(1, 8, p - 8), new Shape(2, p - 8, p + 8), new Shape(1, 8, p - 16)};
+        int i = 0;
+        for (Bad b : Bad.values()) {
+            for (Use u : Use.values()) {
+                edges.add(new BadSge(b, u, shapes[i++ % shapes.length], 0));
+            }
+        }
+        return random.edgeCases(e -> e.filter(x -> false).add(edges.toArray(new BadSge[0])));
+    }
+
+    /**
+     * SGE-2 (MUST, kit interpretation): an SGE that reaches outside the region its token names (past the end,
+     * before the start, wrapping past 2^64), or carries a token of another PD, of a deregistered region or a
+     * made-up one, makes the Send, Write, Receive or Read fail (inline or with an error completion; any
+     * error), and no byte is read into or written out of memory the token does not cover: every painted
+     * buffer (the target's, the peer's) is unchanged and no guard frame is touched. A region that ends on a
+     * page boundary puts the guard frame right after the past-the-end SGE.
+     */
+    @Property
+    @NdkRule("SGE-2")
+    @Tag("SGE-2")
+    void anSgeOutsideItsTokensRegionFailsWithoutTouchingMemory(@ForAll("badSges") BadSge c) {
+        Bad bad = c.bad();
+        Use use = c.use();
+        Shape shape = c.shape();
+        int seed = c.seed();
+        SectionChecks.cover("bad SGE", bad.name(), Arrays.stream(Bad.values()).map(Enum::name).toList());
+        SectionChecks.cover("use", use.name(), Arrays.stream(Use.values()).map(Enum::name).toList());
+        NdkSession.inTry(s -> {
+            try (SessionTools t = SessionTools.of(s)) {
+                s.qps();
+                int p = s.pageSize();
+                int flags = NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag();
+                SessionTools.Registered region = t.registered(s.target(), shape.pages(), shape.offset(), shape.length(), flags);
+                SessionTools.Registered peer = t.registered(s.peer(), 1, 0, p,
+                        NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
+                NdkSge sge = switch (bad) {
+                    case PAST_END -> new NdkSge(region.va() + region.length() - 8, 16, region.localToken());
+                    case BEFORE_START -> new NdkSge(region.va() - 8, 16, region.localToken());
+                    case WRAPS -> new NdkSge(-8L, 16, region.localToken());
+                    case FOREIGN_PD -> {
+                        SessionTools.Registered other = t.registered(s.peer(), 1, 0, p, flags);
+                        yield other.sge(seed % (p - 16), 16);
+                    }
+                    case DEREGISTERED -> {
+                        SessionTools.Registered gone = t.registered(s.target(), 1, 0, p, flags);
+                        NdkSession.Outcome o = s.deregister(gone.mr());
+                        if (!o.succeeded()) {
+                            throw Violations.of("MR-DEREG-2", o.call(), "STATUS_SUCCESS", o.describe());
+                        }
+                        yield gone.sge(seed % (p - 16), 16);
+                    }
+                    case MADE_UP -> new NdkSge(region.va(), 16, madeUp(region.localToken(), peer.localToken(), seed));
+                };
+                String what = "an SGE " + bad + " (" + sge + ") of the region [" + Hex.u64(region.va()) + ", +" + Hex.u64(region.length())
+                        + ") with local token " + u32(region.localToken());
+                NdkSession.WrOutcome o = switch (use) {
+                    case WRITE -> t.complete(t.write(t.target(), new NdkSge[]{sge}, peer.va(), peer.remoteToken(), 0));
+                    case READ -> t.complete(t.read(t.target(), new NdkSge[]{sge}, peer.va(), peer.remoteToken(), 0));
+                    case SEND -> {
+                        t.receive(t.peer(), new NdkSge[]{peer.sge(0, 64)}, NdkOperationType.RECEIVE);
+                        yield t.complete(t.send(t.target(), new NdkSge[]{sge}, 0));
+                    }
+                    case RECEIVE -> {
+                        WorkRequest recv = t.receive(t.target(), new NdkSge[]{sge}, NdkOperationType.RECEIVE);
+                        NdkSession.WrOutcome send = t.complete(t.send(t.peer(), new NdkSge[]{peer.sge(0, 16)}, 0));
+                        if (!send.succeeded() && recv.entry() == null && NtStatus.STATUS_SUCCESS.equals(recv.returned())) {
+                            s.drain(s.target().cq());
+                        }
+                        yield send.succeeded() || recv.entry() != null || !NtStatus.STATUS_SUCCESS.equals(recv.returned())
+                                ? t.complete(recv) : new NdkSession.WrOutcome(recv::detail, recv.returned(), NtStatus.STATUS_PENDING, null);
+                    }
+                };
+                if (o.succeeded()) {
+                    throw Violations.of("SGE-2", o.call() + " with " + what, "an error (inline or as the completion status)", o.describe());
+                }
+                s.checkMemory("SGE-2", o.call() + " with " + what);
+            }
+        });
+    }
+
+    private static int madeUp(int a, int b, int seed) {
+        int v = 0x5EED_0000 ^ seed * 0x9E3779B1;
+        while (v == a || v == b || v == 0) {
+            v = v * 31 + 7;
+        }
+        return v;
+    }
+
+    /**
+     * SGE-3: an NdkSend with NDK_OP_FLAG_INLINE (on QPs created with an InlineDataSize) whose SGE token is
+     * 0xFFFFFFFF or 0 succeeds, and the peer's receive buffer holds the source bytes. The source lies in
+     * memory registered on the target's PD (the SPI moves bytes through page frames only). The try is
+     * rejected when the adapter offers no inline data.
+     */
+    @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
+    @NdkRule("SGE-3")
+    @Tag("SGE-3")
+    void inlineRequestsIgnoreTheSgeToken(@ForAll boolean allOnes, @ForAll @IntRange(min = 1, max = 256) int nSeed,
+                                         @ForAll @IntRange(min = 0, max = 1 << 20) int seed) {
+        NdkSession.inTry(s -> {
+            int inline = (int) Math.min(256, Integer.toUnsignedLong(s.info().maxInlineDataSize()));
+            net.jqwik.api.Assume.that(inline > 0);
+            try (SessionTools t = SessionTools.of(s)) {
+                s.qps();
+                int p = s.pageSize();
+                int n = 1 + (nSeed - 1) % inline;
+                SessionTools.QpRef[] pair = t.connectedPair(inline);
+                SessionTools.Registered src = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
+                SessionTools.Registered sink = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                int k = seed % (p - n + 1);
+                int token = allOnes ? 0xFFFF_FFFF : 0;
+                NdkSge sge = new NdkSge(src.va() + k, n, token);
+                byte[] expected = src.buffer().read(k, n);
+                WorkRequest recv = t.receive(pair[1], new NdkSge[]{sink.sge(0, n)}, NdkOperationType.RECEIVE);
+                NdkSession.WrOutcome send = t.complete(t.send(pair[0], new NdkSge[]{sge}, NdkOpFlags.INLINE));
+                if (!send.succeeded()) {
+                    throw Violations.of("SGE-3", send.call() + " (InlineDataSize " + inline + ")",
+                            "STATUS_SUCCESS: an INLINE request ignores its SGE token", send.describe());
+                }
+                NdkSession.WrOutcome ro = t.complete(recv);
+                byte[] got = sink.buffer().read(0, n);
+                if (!ro.succeeded() || !Arrays.equals(got, expected)) {
+                    throw Violations.of("SGE-3", send.call(), "the source bytes " + Hex.bytes(expected) + " in the peer's receive buffer",
+                            "the receive " + ro.describe() + ", the buffer holds " + Hex.bytes(got));
+                }
+                sink.buffer().expectWrite(0, expected);
+            }
+        });
+    }
+}

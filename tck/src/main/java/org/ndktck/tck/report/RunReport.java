@@ -1,0 +1,181 @@
+package org.ndktck.tck.report;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The content of {@code report.json} (design section 7): one kit run, or several shards merged. Field
+ * names are a contract that CI scripts read; add fields, never rename them. Times are milliseconds;
+ * {@code triesPerSecond} is tries divided by the seconds the properties ran.
+ *
+ * @param format          the report format, {@value #FORMAT}
+ * @param kit             the kit that ran
+ * @param provider        the provider under test, its settings and NDK_ADAPTER_INFO
+ * @param seed            the run seed (a signed 64-bit value); every property's seed derives from it
+ * @param seedGiven       whether the user chose the seed ({@code --seed})
+ * @param profile         smoke, standard or deep
+ * @param tries           the {@code --tries} override, or null
+ * @param timeoutFactor   the {@code --timeout-factor}
+ * @param strict          whether ADVISORY fails the run ({@code --strict})
+ * @param rulesPattern    the {@code --rules} patterns, or null for every rule
+ * @param shard           the shard this report covers, or null
+ * @param mergedShards    for a merged report, the shards it combines; else empty
+ * @param startedAt       ISO-8601 instant the run started
+ * @param durationMillis  wall time of the run (for a merge: the sum over the shards)
+ * @param triesPerSecond  tries of every property divided by the seconds they ran
+ * @param summary         counts of verdicts
+ * @param exclusions      the exclusions file's entries and whether each held
+ * @param notes           remarks: expired exclusions, abandoned properties, missing shards
+ * @param replay          the command that replays this whole run
+ * @param exitCode        the runner's exit code for this report
+ * @param rules           every catalog rule with its verdict, in catalog order
+ * @param properties      every property that ran (or was skipped), in execution order
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record RunReport(String format, Kit kit, Provider provider, long seed, boolean seedGiven, String profile,
+                        Integer tries, double timeoutFactor, boolean strict, String rulesPattern, ShardInfo shard,
+                        List<ShardInfo> mergedShards, String startedAt, long durationMillis, double triesPerSecond,
+                        Summary summary, List<ExclusionNote> exclusions, List<String> notes, String replay,
+                        int exitCode, List<RuleReport> rules, List<PropertyReport> properties) {
+
+    /** Value of {@link #format()}. */
+    public static final String FORMAT = "ndk-tck-report/1";
+
+    /** Normalizes null lists. */
+    public RunReport {
+        mergedShards = mergedShards == null ? List.of() : List.copyOf(mergedShards);
+        exclusions = exclusions == null ? List.of() : List.copyOf(exclusions);
+        notes = notes == null ? List.of() : List.copyOf(notes);
+        rules = rules == null ? List.of() : List.copyOf(rules);
+        properties = properties == null ? List.of() : List.copyOf(properties);
+    }
+
+    /**
+     * @param version      the kit's version
+     * @param catalogRules number of rules in the catalog
+     * @param kitPackage   the package of properties that ran
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Kit(String version, int catalogRules, String kitPackage) {
+    }
+
+    /**
+     * @param name             the name given to {@code --provider}
+     * @param className        the provider's class
+     * @param description      its one-line description
+     * @param jars             the {@code --provider-jar} entries
+     * @param settings         every setting in effect, defaults included
+     * @param settingsGiven    the {@code --set} pairs as given
+     * @param adapterInfo      NDK_ADAPTER_INFO: version as "1.2", flags as numbers and {@code adapterFlagsHex}
+     * @param adapterInfoError why the adapter info could not be read, or null
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Provider(String name, String className, String description, List<String> jars,
+                           Map<String, String> settings, Map<String, String> settingsGiven,
+                           Map<String, Object> adapterInfo, String adapterInfoError) {
+    }
+
+    /**
+     * Verdict counts over every rule of the report.
+     *
+     * @param rules          rules in the report
+     * @param passed         PASS
+     * @param failed         FAIL
+     * @param advisory       ADVISORY
+     * @param notApplicable  NOT_APPLICABLE
+     * @param notTestable    NOT_TESTABLE
+     * @param untested       UNTESTED
+     * @param excluded       EXCLUDED
+     * @param tries          tries of every property
+     * @param propertyMillis time the properties ran, summed
+     * @param triesPerSecond tries / (propertyMillis / 1000)
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Summary(int rules, int passed, int failed, int advisory, int notApplicable, int notTestable,
+                          int untested, int excluded, long tries, long propertyMillis, double triesPerSecond) {
+    }
+
+    /**
+     * One rule.
+     *
+     * @param id             the rule ID
+     * @param title          its title
+     * @param function       the NDK function or page
+     * @param strength       MUST, MUST_NOT, SHOULD, ... (UNKNOWN for an ID the catalog lacks)
+     * @param check          how the catalog says it is checked
+     * @param verdict        PASS, FAIL, ADVISORY, NOT_APPLICABLE, NOT_TESTABLE, UNTESTED or EXCLUDED
+     * @param selected       whether this run (its --rules and --shard) covered the rule; a rule outside
+     *                       the selection can still FAIL when another rule's property reported it broken
+     * @param tries          tries of its properties, summed
+     * @param checks         tries not rejected by assumptions, summed
+     * @param durationMillis time its properties ran, summed
+     * @param triesPerSecond tries / seconds
+     * @param message        why the verdict (failure message, skip reason, exclusion reason), or null
+     * @param counterexample the shrunk falsifying sample of the first failure, or null
+     * @param seed           the property seed of the first failure, or null
+     * @param replay         the command that replays this rule alone, or null when it has no property
+     * @param properties     the properties that check it ({@code Class#method})
+     * @param advisories     SHOULD-level findings recorded for it
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record RuleReport(String id, String title, String function, String strength, String check, String verdict,
+                             boolean selected, long tries, long checks, long durationMillis, double triesPerSecond,
+                             String message, String counterexample, String seed, String replay,
+                             List<String> properties, List<String> advisories) {
+        /** Normalizes null lists. */
+        public RuleReport {
+            properties = properties == null ? List.of() : List.copyOf(properties);
+            advisories = advisories == null ? List.of() : List.copyOf(advisories);
+        }
+    }
+
+    /**
+     * One property.
+     *
+     * @param property         {@code Class#method}
+     * @param rules            the rules it checks
+     * @param status           SUCCESSFUL, FAILED, ABORTED, SKIPPED or TIMED_OUT
+     * @param tries            tries executed
+     * @param checks           tries not rejected
+     * @param seed             jqwik's seed for it
+     * @param durationMillis   its wall time
+     * @param message          failure or skip reason, or null
+     * @param counterexample   the falsifying sample, or null
+     * @param violatedRules    other rules its failure reported broken (RuleViolation)
+     * @param finishedAtMillis when it ended, since the run started
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record PropertyReport(String property, List<String> rules, String status, int tries, int checks, String seed,
+                                 long durationMillis, String message, String counterexample, List<String> violatedRules,
+                                 long finishedAtMillis) {
+        /** Normalizes null lists. */
+        public PropertyReport {
+            rules = rules == null ? List.of() : List.copyOf(rules);
+            violatedRules = violatedRules == null ? List.of() : List.copyOf(violatedRules);
+        }
+    }
+
+    /**
+     * @param index 1-based shard number
+     * @param count number of shards
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record ShardInfo(int index, int count) {
+        @Override
+        public String toString() {
+            return index + "/" + count;
+        }
+    }
+
+    /**
+     * @param rule    the entry's rule ID or glob
+     * @param expires the last day it holds (YYYY-MM-DD)
+     * @param reason  the reason given
+     * @param expired whether it had expired on the day of the run (and was ignored)
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record ExclusionNote(String rule, String expires, String reason, boolean expired) {
+    }
+}

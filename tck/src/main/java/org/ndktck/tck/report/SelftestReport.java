@@ -1,0 +1,62 @@
+package org.ndktck.tck.report;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+
+import java.util.List;
+
+/**
+ * The content of {@code selftest.json}: how the kit fared against every faulty provider ({@code fault:RULE[/variant]})
+ * and every legal-but-unusual provider ({@code legal:...}).
+ *
+ * @param format              {@value #FORMAT}
+ * @param kitVersion          the kit's version
+ * @param seed                the run seed every fault ran with
+ * @param profile             the profile
+ * @param tries               the tries override, or null
+ * @param timeoutFactor       the timeout factor
+ * @param faultBoundMillis    the time bound of one fault's run, in milliseconds
+ * @param faults              one row per fault
+ * @param legal               one row per legal provider
+ * @param caught              faults caught by their rule
+ * @param medianCatchMillis   median time to catch over the caught faults, or null
+ * @param durationMillis      wall time of the whole selftest
+ * @param exitCode            0 when every fault was caught and every legal provider passed, else 1
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record SelftestReport(String format, String kitVersion, long seed, String profile, Integer tries, double timeoutFactor,
+                             long faultBoundMillis, List<FaultRow> faults, List<LegalRow> legal, int caught,
+                             Long medianCatchMillis, long durationMillis, int exitCode) {
+    /** Value of {@link #format()}. */
+    public static final String FORMAT = "ndk-tck-selftest/1";
+
+    /**
+     * @param provider          the fault's provider name
+     * @param rule              the rule it breaks (the part of the name before {@code /})
+     * @param caught            whether the kit failed that rule (a property failure, not a time-out of the runner)
+     * @param verdict           the verdict of that rule
+     * @param failedRules       every rule that failed (FAIL or ADVISORY)
+     * @param timeToCatchMillis from the start of the fault's run to the end of the first property that failed
+     *                          the rule, or null when not caught
+     * @param durationMillis    wall time of the fault's run
+     * @param timedOut          whether the fault's run hit its time bound
+     * @param message           the first lines of the rule's failure, or why it was not caught
+     * @param replay            the command that shows this failure
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record FaultRow(String provider, String rule, boolean caught, String verdict, List<String> failedRules,
+                           Long timeToCatchMillis, long durationMillis, boolean timedOut, String message, String replay) {
+    }
+
+    /**
+     * @param provider       the legal provider's name
+     * @param rules          the rules run (a pattern, or null for every rule)
+     * @param passed         whether no rule failed
+     * @param failedRules    the rules that failed
+     * @param durationMillis wall time
+     * @param message        why it did not pass, or null
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record LegalRow(String provider, String rules, boolean passed, List<String> failedRules, long durationMillis,
+                           String message) {
+    }
+}

@@ -1,0 +1,451 @@
+package org.ndktck.tck.runner;
+
+import org.ndktck.spec.NdkProvider;
+import org.ndktck.spec.rules.Rule;
+import org.ndktck.spec.rules.RuleCatalog;
+import org.ndktck.tck.harness.ProviderUnderTest;
+import org.ndktck.tck.harness.SettingKeys;
+import org.ndktck.tck.harness.TckConfig;
+import org.ndktck.tck.report.ReportWriter;
+import org.ndktck.tck.report.RunReport;
+import org.ndktck.tck.report.Summaries;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * One kit run from the command line: {@link #prepare} validates everything that can be wrong before
+ * anything runs (provider, jars, settings, rule patterns, shard, exclusions, report directory; each a
+ * {@link UsageException}), then {@link Prepared#execute} runs the selected properties and always writes
+ * the report, even when the run breaks down.
+ */
+public final class KitRunner {
+    private KitRunner() {
+    }
+
+    /**
+     * Options of {@code run} (see {@code ./ndk-tck run --help}).
+     *
+     * @param provider              provider short name or class name
+     * @param providerJars          jars or class directories of the provider and its dependencies
+     * @param settings              provider settings as given, in order
+     * @param rules                 comma-separated IDs or globs, or null for every rule
+     * @param profile               smoke, standard or deep
+     * @param tries                 tries per property overriding the profile, or null
+     * @param seed                  the run seed, or null for a random one
+     * @param timeoutFactor         multiplies every time bound, &gt; 0
+     * @param strict                whether ADVISORY fails the run
+     * @param exclusions            exclusions file, or null
+     * @param shard                 the shard to run, or null
+     * @param reportDir             where reports go
+     * @param kitPackage            the package of properties to run
+     * @param propertyTimeoutMillis the bound of one property, or null for the default
+     * @param today                 the date exclusions are judged against
+     */
+    public record Options(String provider, List<Path> providerJars, Map<String, String> settings, String rules,
+                          TckConfig.Profile profile, Integer tries, Long seed, double timeoutFactor, boolean strict,
+                          Path exclusions, Shard shard, Path reportDir, String kitPackage, Long propertyTimeoutMillis,
+                          LocalDate today) {
+        /** Copies collections, fills defaults. */
+        public Options {
+            providerJars = providerJars == null ? List.of() : List.copyOf(providerJars);
+            settings = settings == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+            profile = profile == null ? TckConfig.Profile.STANDARD : profile;
+            kitPackage = kitPackage == null || kitPackage.isBlank() ? KitDiscovery.KIT_PACKAGE : kitPackage;
+            today = today == null ? LocalDate.now() : today;
+            if (timeoutFactor <= 0 || Double.isNaN(timeoutFactor) || Double.isInfinite(timeoutFactor)) {
+                throw new UsageException("bad --timeout-factor " + timeoutFactor + ": must be a positive number",
+                        "use e.g. --timeout-factor 2 on a slow machine");
+            }
+            if (tries != null && tries < 1) {
+                throw new UsageException("bad --tries " + tries + ": must be at least 1", "use e.g. --tries 100");
+            }
+        }
+    }
+
+    /**
+     * Validates the options and prepares the run: nothing of the kit has run yet.
+     *
+     * @param o the options
+     * @return the prepared run
+     * @throws UsageException for anything the user must fix (exit 2)
+     */
+    public static Prepared prepare(Options o) {
+        ClassLoader loader = ProviderLoader.classLoader(o.providerJars());
+        NdkProvider provider = ProviderLoader.find(o.provider(), loader);
+        long seed = o.seed() != null ? o.seed() : new SecureRandom().nextLong();
+        o.settings().keySet().forEach(SettingKeys::register);
+        TckConfig config = new TckConfig(o.provider(), new TreeMap<>(o.settings()), seed, o.seed() != null, o.profile(),
+                Optional.ofNullable(o.tries()), o.timeoutFactor());
+        ProviderUnderTest put = ProviderLoader.open(config, loader);
+
+        RuleCatalog catalog = RuleCatalog.standard();
+        List<String> ids = catalog.rules().stream().map(Rule::id).toList();
+        Set<String> patternSelected = select(catalog, o.rules());
+        Exclusions exclusions = o.exclusions() == null ? Exclusions.NONE : Exclusions.read(o.exclusions(), ids);
+
+        try {
+            Files.createDirectories(o.reportDir());
+        } catch (IOException | RuntimeException e) {
+            throw new UsageException("cannot create report directory " + o.reportDir() + ": " + e.getMessage(),
+                    "choose a writable --report-dir");
+        }
+        if (!Files.isWritable(o.reportDir())) {
+            throw new UsageException("report directory " + o.reportDir() + " is not writable", "choose a writable --report-dir");
+        }
+
+        Map<String, String> params = parameters(o, seed);
+        List<PropertyInfo> all;
+        try {
+            all = KitDiscovery.discover(o.kitPackage(), loader, params);
+        } catch (RuntimeException | LinkageError e) {
+            throw new UsageException("cannot discover the kit's properties in " + o.kitPackage() + ": " + e,
+                    "check --provider-jar entries for conflicting JUnit or jqwik versions");
+        }
+        Map<String, List<PropertyInfo>> byRule = KitDiscovery.byRule(all);
+        Set<String> selected = o.shard() == null ? patternSelected
+                : o.shard().select(new ArrayList<>(patternSelected), byRule.keySet());
+        Map<String, Exclusions.Entry> excluded = new LinkedHashMap<>();
+        exclusions.inForce(ids, o.today()).forEach((id, e) -> {
+            if (selected.contains(id)) {
+                excluded.put(id, e);
+            }
+        });
+        Set<String> runRules = new LinkedHashSet<>();
+        for (String id : selected) {
+            if (!excluded.containsKey(id) && byRule.containsKey(id)) {
+                runRules.add(id);
+            }
+        }
+        List<PropertyInfo> planned = all.stream().filter(p -> p.ruleIds().stream().anyMatch(runRules::contains)).toList();
+        return new Prepared(o, loader, provider, put, config, catalog, all, byRule, selected, excluded,
+                exclusions, runRules, planned, params, seed);
+    }
+
+    /**
+     * @param catalog  the catalog
+     * @param patterns {@code --rules} value, or null for every rule
+     * @return the selected IDs in catalog order
+     * @throws UsageException when an entry matches no rule (naming the closest IDs)
+     */
+    static Set<String> select(RuleCatalog catalog, String patterns) {
+        if (patterns == null) {
+            return new LinkedHashSet<>(catalog.rules().stream().map(Rule::id).toList());
+        }
+        try {
+            return new LinkedHashSet<>(catalog.matching(patterns).stream().map(Rule::id).toList());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage(), "./ndk-tck rules lists every rule ID; globs such as MR-FR-* work");
+        }
+    }
+
+    private static Map<String, String> parameters(Options o, long seed) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put(TckConfig.PROVIDER, o.provider());
+        o.settings().forEach((k, v) -> p.put(TckConfig.SET_PREFIX + k, v));
+        p.put(TckConfig.SEED, Long.toString(seed));
+        p.put(TckConfig.PROFILE, o.profile().name().toLowerCase(Locale.ROOT));
+        if (o.tries() != null) {
+            p.put(TckConfig.TRIES, Integer.toString(o.tries()));
+        }
+        p.put(TckConfig.TIMEOUT_FACTOR, Double.toString(o.timeoutFactor()));
+        p.put("jqwik.reporting.onlyfailures", "true");
+        p.put("jqwik.reporting.usejunitplatform", "true");
+        p.put("jqwik.database", o.reportDir().resolve("jqwik-database").toString());
+        return p;
+    }
+
+    /** A validated run, ready to execute. */
+    public static final class Prepared {
+        private final Options options;
+        private final ClassLoader loader;
+        private final NdkProvider provider;
+        private final ProviderUnderTest put;
+        private final TckConfig config;
+        private final RuleCatalog catalog;
+        private final List<PropertyInfo> all;
+        private final Map<String, List<PropertyInfo>> byRule;
+        private final Set<String> selected;
+        private final Map<String, Exclusions.Entry> excluded;
+        private final Exclusions exclusions;
+        private final Set<String> runRules;
+        private final List<PropertyInfo> planned;
+        private final Map<String, String> params;
+        private final long seed;
+        private ProviderLoader.AdapterInfoResult adapterInfo;
+
+        Prepared(Options options, ClassLoader loader, NdkProvider provider, ProviderUnderTest put, TckConfig config,
+                 RuleCatalog catalog, List<PropertyInfo> all, Map<String, List<PropertyInfo>> byRule, Set<String> selected,
+                 Map<String, Exclusions.Entry> excluded, Exclusions exclusions, Set<String> runRules,
+                 List<PropertyInfo> planned, Map<String, String> params, long seed) {
+            this.options = options;
+            this.loader = loader;
+            this.provider = provider;
+            this.put = put;
+            this.config = config;
+            this.catalog = catalog;
+            this.all = all;
+            this.byRule = byRule;
+            this.selected = selected;
+            this.excluded = excluded;
+            this.exclusions = exclusions;
+            this.runRules = runRules;
+            this.planned = planned;
+            this.params = params;
+            this.seed = seed;
+        }
+
+        /** @return the options */
+        public Options options() {
+            return options;
+        }
+
+        /** @return the run seed */
+        public long seed() {
+            return seed;
+        }
+
+        /** @return the rules whose properties will run */
+        public Set<String> runRules() {
+            return runRules;
+        }
+
+        /** @return the properties that will run */
+        public List<PropertyInfo> planned() {
+            return planned;
+        }
+
+        /** @return the rules selected by --rules and --shard */
+        public Set<String> selected() {
+            return selected;
+        }
+
+        /** @return the catalog */
+        public RuleCatalog catalog() {
+            return catalog;
+        }
+
+        /**
+         * Reads NDK_ADAPTER_INFO once, within the call bound.
+         *
+         * @return the info or the reason it is missing
+         */
+        public synchronized ProviderLoader.AdapterInfoResult adapterInfo() {
+            if (adapterInfo == null) {
+                adapterInfo = ProviderLoader.adapterInfo(put, loader, config.scaled(5000));
+            }
+            return adapterInfo;
+        }
+
+        /** @return the bound of one property in milliseconds */
+        public long propertyTimeoutMillis() {
+            if (options.propertyTimeoutMillis() != null) {
+                return options.propertyTimeoutMillis();
+            }
+            long base = options.profile() == TckConfig.Profile.DEEP ? 3_000_000 : 300_000;
+            return config.scaled(base);
+        }
+
+        /** @return the effective configuration, one "name  value" line each, for the console */
+        public List<String> configurationLines() {
+            List<String> l = new ArrayList<>();
+            l.add("kit          ndk-tck " + KitVersion.get() + ", catalog of " + catalog.rules().size() + " rules, "
+                    + all.size() + " properties" + (options.kitPackage().equals(KitDiscovery.KIT_PACKAGE) ? ""
+                    : " in " + options.kitPackage()));
+            l.add("provider     " + options.provider() + " (" + provider.getClass().getName() + ")"
+                    + (provider.description().equals(provider.name()) ? "" : ": " + provider.description()));
+            if (!options.providerJars().isEmpty()) {
+                l.add("jars         " + options.providerJars().stream().map(Path::toString).collect(Collectors.joining(", ")));
+            }
+            Map<String, String> eff = effectiveSettings();
+            l.add("settings     " + (eff.isEmpty() ? "(none)" : eff.entrySet().stream()
+                    .map(e -> e.getKey() + "=" + e.getValue() + (options.settings().containsKey(e.getKey()) ? "" : " (default)"))
+                    .collect(Collectors.joining(", "))));
+            ProviderLoader.AdapterInfoResult ai = adapterInfo();
+            l.add("adapter      " + (ai.info() != null ? AdapterInfoView.line(ai.info()) + ", PAGE_SIZE " + put.pageSize()
+                    : "NDK_ADAPTER_INFO unavailable: " + ai.error()));
+            l.add("seed         " + seed + (options.seed() == null ? " (random; pass --seed " + seed + " to replay)" : ""));
+            l.add("profile      " + options.profile().name().toLowerCase(Locale.ROOT) + ", "
+                    + (options.tries() != null ? options.tries() + " tries per property (--tries)"
+                    : "up to " + options.profile().tries() + " tries per property")
+                    + ", timeout factor " + options.timeoutFactor() + (options.strict() ? ", strict (ADVISORY fails)" : ""));
+            String sel = selected.size() + " of " + catalog.rules().size() + " rules selected"
+                    + (options.rules() == null ? "" : " by --rules " + options.rules())
+                    + (options.shard() == null ? "" : " in shard " + options.shard())
+                    + "; " + runRules.size() + " with properties to run (" + planned.size() + " properties)";
+            l.add("rules        " + sel);
+            for (Exclusions.Entry e : exclusions.expired(options.today())) {
+                l.add("exclusion    EXPIRED on " + e.expires() + ", ignored: " + e.pattern() + " (" + e.reason() + ")");
+            }
+            excluded.forEach((id, e) -> l.add("exclusion    " + id + " excluded until " + e.expires() + ": " + e.reason()));
+            l.add("report dir   " + options.reportDir());
+            return l;
+        }
+
+        private Map<String, String> effectiveSettings() {
+            Map<String, String> eff = new TreeMap<>();
+            try {
+                eff.putAll(put.factory().effectiveSettings());
+            } catch (RuntimeException e) {
+                eff.putAll(options.settings());
+            }
+            options.settings().forEach(eff::putIfAbsent);
+            return eff;
+        }
+
+        /**
+         * @param ruleId a rule, or null for the whole selection
+         * @return the command replaying it
+         */
+        public String replay(String ruleId) {
+            String cmd = Replay.command(options.provider(), options.providerJars(), options.settings(),
+                    options.profile().name(), options.tries(), options.timeoutFactor(), options.kitPackage(),
+                    ruleId != null ? ruleId : options.rules(), seed);
+            if (ruleId == null && options.shard() != null) {
+                cmd += " --shard " + options.shard();
+            }
+            if (ruleId == null && options.strict()) {
+                cmd += " --strict";
+            }
+            return cmd;
+        }
+
+        /**
+         * Runs the selected properties and builds the report; the report is built and written even when the
+         * execution breaks down.
+         *
+         * @param progress       progress sink
+         * @param deadlineMillis overall bound, or 0
+         * @param fullReports    whether to write HTML and JUnit XML besides report.json
+         * @return the report
+         */
+        public RunReport execute(KitExecution.Progress progress, long deadlineMillis, boolean fullReports) {
+            Instant startedAt = Instant.now();
+            long start = System.nanoTime();
+            List<String> notes = new ArrayList<>();
+            // if the JVM is stopped (Ctrl-C) before the run ends, a shutdown hook writes what finished so far
+            List<PropertyOutcome> finished = java.util.Collections.synchronizedList(new ArrayList<>());
+            java.util.concurrent.atomic.AtomicBoolean written = new java.util.concurrent.atomic.AtomicBoolean();
+            KitExecution.Progress tracking = new KitExecution.Progress() {
+                @Override
+                public void started(PropertyInfo property) {
+                    progress.started(property);
+                }
+
+                @Override
+                public void finished(PropertyOutcome outcome) {
+                    finished.add(outcome);
+                    progress.finished(outcome);
+                }
+
+                @Override
+                public void tick() {
+                    progress.tick();
+                }
+            };
+            Thread hook = new Thread(() -> {
+                if (written.compareAndSet(false, true)) {
+                    List<PropertyOutcome> soFar;
+                    synchronized (finished) {
+                        soFar = new ArrayList<>(finished);
+                    }
+                    KitExecution.Result partial = new KitExecution.Result(soFar, org.ndktck.tck.RunLedger.advisories(),
+                            List.of("the run was interrupted; the verdicts cover the properties that finished"), false,
+                            (System.nanoTime() - start) / 1_000_000);
+                    try {
+                        ReportWriter.write(report(partial, List.of(), startedAt, partial.wallMillis()), options.reportDir(), fullReports);
+                    } catch (IOException | RuntimeException e) {
+                        System.err.println("ndk-tck: could not write the partial report: " + e.getMessage());
+                    }
+                }
+            }, "ndk-tck-report-on-exit");
+            boolean hooked = false;
+            try {
+                Runtime.getRuntime().addShutdownHook(hook);
+                hooked = true;
+            } catch (IllegalStateException | SecurityException e) {
+                // the JVM is already shutting down: no hook
+            }
+            KitExecution.Result result = null;
+            try {
+                result = KitExecution.run(new KitExecution.Request(options.kitPackage(), loader, params, runRules, planned,
+                        propertyTimeoutMillis(), deadlineMillis, fullReports ? options.reportDir().resolve("junit-platform") : null,
+                        tracking));
+            } catch (Throwable e) {
+                // whatever happened, the report below is still written, with every rule and a note on the breakdown
+                notes.add("the run broke down: " + Failures.describe(e));
+            }
+            RunReport report = report(result, notes, startedAt, (System.nanoTime() - start) / 1_000_000);
+            if (!written.compareAndSet(false, true)) {
+                return report;
+            }
+            if (hooked) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException e) {
+                    // shutting down
+                }
+            }
+            try {
+                ReportWriter.write(report, options.reportDir(), fullReports);
+            } catch (IOException | RuntimeException e) {
+                throw new UsageException("cannot write the report to " + options.reportDir() + ": " + e.getMessage(),
+                        "choose a writable --report-dir");
+            }
+            return report;
+        }
+
+        private RunReport report(KitExecution.Result result, List<String> extraNotes, Instant startedAt, long wallMillis) {
+            List<PropertyOutcome> outcomes = result == null ? List.of() : result.outcomes();
+            List<String> notes = new ArrayList<>();
+            for (Exclusions.Entry e : exclusions.expired(options.today())) {
+                notes.add("exclusion of " + e.pattern() + " expired on " + e.expires() + " and was ignored (" + e.reason() + ")");
+            }
+            if (result != null) {
+                notes.addAll(result.notes());
+            }
+            notes.addAll(extraNotes);
+            List<RunReport.RuleReport> rules = Verdicts.compute(catalog, selected, excluded, byRule, outcomes,
+                    result == null ? List.of() : result.advisories(), this::replay);
+            long tries = outcomes.stream().mapToLong(PropertyOutcome::tries).sum();
+            long propMillis = outcomes.stream().mapToLong(PropertyOutcome::durationMillis).sum();
+            List<RunReport.PropertyReport> props = outcomes.stream().map(o -> new RunReport.PropertyReport(
+                    o.property().propertyId(), new ArrayList<>(o.property().ruleIds()), o.status(), o.tries(), o.checks(),
+                    o.seed(), o.durationMillis(), blankToNull(o.message()), blankToNull(o.counterexample()),
+                    new ArrayList<>(Failures.violatedRules(o.failure())), o.finishedAtMillis())).toList();
+            ProviderLoader.AdapterInfoResult ai = adapterInfo();
+            RunReport.Provider prov = new RunReport.Provider(options.provider(), provider.getClass().getName(),
+                    provider.description(), options.providerJars().stream().map(Path::toString).toList(),
+                    effectiveSettings(), options.settings(),
+                    ai.info() == null ? Map.of() : AdapterInfoView.toMap(ai.info()), ai.error());
+            List<RunReport.ExclusionNote> ex = exclusions.entries().stream().map(e -> new RunReport.ExclusionNote(
+                    e.pattern(), e.expires().toString(), e.reason(), e.expired(options.today()))).toList();
+            return new RunReport(RunReport.FORMAT,
+                    new RunReport.Kit(KitVersion.get(), catalog.rules().size(), options.kitPackage()), prov, seed,
+                    options.seed() != null, options.profile().name().toLowerCase(Locale.ROOT), options.tries(),
+                    options.timeoutFactor(), options.strict(), options.rules(),
+                    options.shard() == null ? null : new RunReport.ShardInfo(options.shard().index(), options.shard().count()),
+                    List.of(), startedAt.toString(), wallMillis, Summaries.rate(tries, propMillis),
+                    Summaries.summarize(rules, tries, propMillis), ex, notes, replay(null),
+                    Summaries.exitCode(rules, options.strict()), rules, props);
+        }
+
+        private static String blankToNull(String s) {
+            return s == null || s.isBlank() ? null : s;
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package org.ndktck.tck.runner;
+
+/**
+ * How one property ended in a run.
+ *
+ * @param property         the property
+ * @param status           SUCCESSFUL, FAILED, ABORTED, SKIPPED or {@value #TIMED_OUT} (the runner gave up on it)
+ * @param tries            tries executed
+ * @param checks           tries not rejected by an assumption
+ * @param seed             the seed jqwik used for this property, or empty
+ * @param durationMillis   wall time of the property, in milliseconds
+ * @param message          failure or skip reason, or empty
+ * @param failure          the failure, or null
+ * @param counterexample   the shrunk falsifying sample as text, or empty
+ * @param finishedAtMillis when it finished, in milliseconds since the start of the run
+ */
+public record PropertyOutcome(PropertyInfo property, String status, int tries, int checks, String seed,
+                              long durationMillis, String message, Throwable failure, String counterexample,
+                              long finishedAtMillis) {
+    /** Status of a property the runner abandoned because it exceeded its time bound. */
+    public static final String TIMED_OUT = "TIMED_OUT";
+
+    /** @return true when the property failed or was abandoned */
+    public boolean failed() {
+        return "FAILED".equals(status) || TIMED_OUT.equals(status);
+    }
+
+    /** @return true when the property passed */
+    public boolean passed() {
+        return "SUCCESSFUL".equals(status);
+    }
+
+    /** @return true when it was skipped because its rule does not apply to the adapter */
+    public boolean notApplicable() {
+        return ("SKIPPED".equals(status) || "ABORTED".equals(status))
+                && message != null && message.startsWith(org.ndktck.tck.harness.KitLifecycle.NOT_APPLICABLE);
+    }
+}

@@ -1,0 +1,76 @@
+package org.ndktck.tck.runner;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import org.ndktck.spec.rules.Rule;
+import org.ndktck.spec.rules.RuleCatalog;
+import org.ndktck.tck.report.ReportWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+/** {@code ndk-tck rules}: lists the rule catalog, with the kit's properties for each rule. */
+@Command(name = "rules", mixinStandardHelpOptions = true, versionProvider = NdkTckCommand.Version.class, sortOptions = false,
+        description = {"Lists the rule catalog: ID, strength, how the kit checks it, the kit's properties for it, and the title.",
+                "With --json: {\"kitVersion\", \"rules\": [every field of each rule + \"properties\"], \"ambiguities\": [...]}.", ""})
+public final class RulesCommand implements Callable<Integer> {
+    @ParentCommand
+    NdkTckCommand parent;
+
+    @Option(names = "--json", description = "Print the catalog as JSON.")
+    boolean json;
+
+    @Option(names = "--rules", paramLabel = "PATTERN", split = ",", description = "Only rules matching these IDs or globs.")
+    List<String> rules;
+
+    @Option(names = "--kit-package", hidden = true)
+    String kitPackage = System.getProperty("ndk.tck.runner.kitPackage", KitDiscovery.KIT_PACKAGE);
+
+    @Override
+    public Integer call() throws JsonProcessingException {
+        RuleCatalog catalog = RuleCatalog.standard();
+        Set<String> chosen = KitRunner.select(catalog, rules == null ? null : String.join(",", rules));
+        Map<String, List<PropertyInfo>> byRule = KitDiscovery.byRule(
+                KitDiscovery.discover(kitPackage, RulesCommand.class.getClassLoader(), Map.of()));
+        List<Rule> list = catalog.rules().stream().filter(r -> chosen.contains(r.id())).toList();
+        if (json) {
+            List<Map<String, Object>> out = new ArrayList<>();
+            for (Rule r : list) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> m = new LinkedHashMap<>(ReportWriter.mapper().convertValue(r, Map.class));
+                m.put("properties", byRule.getOrDefault(r.id(), List.of()).stream().map(PropertyInfo::propertyId).toList());
+                out.add(m);
+            }
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("kitVersion", KitVersion.get());
+            doc.put("rules", out);
+            doc.put("ambiguities", catalog.ambiguities());
+            parent.out.println(ReportWriter.mapper().writeValueAsString(doc));
+            return NdkTckCommand.OK;
+        }
+        int w = Math.max(2, list.stream().mapToInt(r -> r.id().length()).max().orElse(2));
+        parent.out.printf(Locale.ROOT, "%-" + w + "s  %-11s  %-23s  %5s  %s%n", "ID", "STRENGTH", "CHECK", "PROPS", "TITLE");
+        String group = null;
+        for (Rule r : list) {
+            if (!r.group().equals(group)) {
+                group = r.group();
+                parent.out.println("# " + group);
+            }
+            parent.out.printf(Locale.ROOT, "%-" + w + "s  %-11s  %-23s  %5d  %s%n", r.id(), r.strength().words(), r.check(),
+                    byRule.getOrDefault(r.id(), List.of()).size(), r.title());
+        }
+        long needing = list.stream().filter(Rule::needsProperty).count();
+        long covered = list.stream().filter(r -> r.needsProperty() && byRule.containsKey(r.id())).count();
+        parent.out.println();
+        parent.out.println(list.size() + " rules; " + covered + " of " + needing
+                + " provider-checked rules have properties; ./ndk-tck explain ID shows one rule whole");
+        return NdkTckCommand.OK;
+    }
+}

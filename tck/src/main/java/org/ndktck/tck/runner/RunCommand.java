@@ -1,0 +1,104 @@
+package org.ndktck.tck.runner;
+
+import org.ndktck.tck.harness.TckConfig;
+import org.ndktck.tck.report.RunReport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code ndk-tck run}: runs the kit against one provider and writes the reports. */
+@Command(name = "run", mixinStandardHelpOptions = true, versionProvider = NdkTckCommand.Version.class, sortOptions = false, showDefaultValues = true,
+        description = {"Runs the kit's properties against a provider, prints a table of rules and verdicts, and writes "
+                + "report.json, report.html and JUnit XML into the report directory.", ""},
+        footer = {"", "Exit codes: 0 no rule failed, 1 a rule failed (or ADVISORY with --strict), 2 usage or setup error.",
+                "Examples:", "  ./ndk-tck run", "  ./ndk-tck run --set completion=pending --rules 'MR-FR-*' --seed 42",
+                "  ./ndk-tck run --provider my-provider --provider-jar my-provider.jar --profile deep"})
+public final class RunCommand implements Callable<Integer> {
+    @ParentCommand
+    NdkTckCommand parent;
+
+    @Option(names = "--provider", paramLabel = "NAME|CLASS", defaultValue = "reference",
+            description = "Provider short name (ServiceLoader) or class implementing org.ndktck.spec.NdkProvider.")
+    String provider;
+
+    @Option(names = "--provider-jar", paramLabel = "PATH", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Jar (or class directory) of the provider and its dependencies; repeatable.")
+    List<Path> providerJars = new ArrayList<>();
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Provider setting, handed to the provider; repeatable (e.g. completion=pending).")
+    Map<String, String> settings = new LinkedHashMap<>();
+
+    @Option(names = "--rules", paramLabel = "PATTERN", split = ",",
+            description = "Rule IDs or globs, comma-separated (e.g. MR-FR-*,GEN-CB-1). Default: every rule.")
+    List<String> rules;
+
+    @Option(names = "--profile", paramLabel = "PROFILE", defaultValue = "standard", converter = Converters.ProfileConverter.class,
+            description = "smoke (50 tries), standard (1000) or deep (10000 tries per property).")
+    TckConfig.Profile profile;
+
+    @Option(names = "--tries", paramLabel = "N", description = "Tries per property, overriding the profile.")
+    Integer tries;
+
+    @Option(names = "--seed", paramLabel = "S", converter = Converters.SeedConverter.class,
+            description = "Run seed (a 64-bit integer, decimal or 0x hex). Default: random, printed.")
+    Long seed;
+
+    @Option(names = "--timeout-factor", paramLabel = "F", defaultValue = "1.0",
+            description = "Multiplies every time bound (calls, completions, properties).")
+    double timeoutFactor;
+
+    @Option(names = "--strict", description = "Make ADVISORY (SHOULD-level findings) fail the run.")
+    boolean strict;
+
+    @Option(names = "--exclusions", paramLabel = "FILE",
+            description = "Exclusions file: lines 'RULE-ID | YYYY-MM-DD | reason'; expired entries are ignored.")
+    Path exclusions;
+
+    @Option(names = "--shard", paramLabel = "I/N", description = "Run shard I of N (1-based); combine shards with 'merge'.")
+    String shard;
+
+    @Option(names = "--report-dir", paramLabel = "DIR", defaultValue = "target/ndk-tck-report",
+            description = "Where report.json, report.html and junit/ go.")
+    Path reportDir;
+
+    @Option(names = "--quiet", description = "Print only failures and the summary.")
+    boolean quiet;
+
+    @Option(names = "--kit-package", hidden = true, description = "Package of the properties to run (for the kit's own tests).")
+    String kitPackage = System.getProperty("ndk.tck.runner.kitPackage", KitDiscovery.KIT_PACKAGE);
+
+    @Option(names = "--property-timeout", hidden = true, paramLabel = "SECONDS",
+            description = "Bound of one property before the runner abandons it.")
+    Double propertyTimeoutSeconds;
+
+    @Option(names = "--progress", hidden = true, description = "auto, line, plain or none.")
+    String progress = "auto";
+
+    @Option(names = "--today", hidden = true, description = "The date exclusions are judged against (YYYY-MM-DD).")
+    LocalDate today;
+
+    @Override
+    public Integer call() {
+        KitRunner.Options o = new KitRunner.Options(provider, providerJars, settings,
+                rules == null ? null : String.join(",", rules), profile, tries, seed, timeoutFactor, strict, exclusions,
+                shard == null ? null : Shard.parse(shard), reportDir, kitPackage,
+                propertyTimeoutSeconds == null ? null : Math.max(1, Math.round(propertyTimeoutSeconds * 1000)), today);
+        KitRunner.Prepared p = KitRunner.prepare(o);
+        Console console = new Console(parent.out, Converters.progress(progress), quiet, p.planned(), p.runRules());
+        console.configuration(p.configurationLines());
+        RunReport r = p.execute(console, 0, true);
+        console.done();
+        Console.results(parent.out, r, reportDir, quiet);
+        return r.exitCode();
+    }
+}

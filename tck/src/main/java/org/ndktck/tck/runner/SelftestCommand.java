@@ -1,0 +1,253 @@
+package org.ndktck.tck.runner;
+
+import org.ndktck.spec.rules.Rule;
+import org.ndktck.spec.rules.RuleCatalog;
+import org.ndktck.spec.rules.Strength;
+import org.ndktck.tck.harness.TckConfig;
+import org.ndktck.tck.report.ReportWriter;
+import org.ndktck.tck.report.RunReport;
+import org.ndktck.tck.report.SelftestReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+
+/**
+ * {@code ndk-tck selftest}: proves the kit's strength. Runs the kit against every provider named
+ * {@code fault:RULE[/variant]} (restricted to RULE, plus {@code --with} rules, or every rule with
+ * {@code --full}), each within a time bound, and against every provider named {@code legal:...}, which must
+ * pass; prints a matrix and writes {@code selftest.json}.
+ */
+@Command(name = "selftest", mixinStandardHelpOptions = true, versionProvider = NdkTckCommand.Version.class, sortOptions = false,
+        description = {"Runs the kit against every fault:* provider (each breaks one rule, named before the '/') and every "
+                + "legal:* provider, prints a matrix (fault, rule, caught, rules that failed, time to catch) and writes "
+                + "selftest.json into the report directory.", ""},
+        footer = {"", "Exit codes: 0 every fault caught by its rule and every legal provider passed, 1 otherwise, "
+                + "2 usage error (for example no fault:* providers on the class path)."})
+public final class SelftestCommand implements Callable<Integer> {
+    @ParentCommand
+    NdkTckCommand parent;
+
+    @Option(names = "--faults", paramLabel = "PATTERN", split = ",",
+            description = "Only faults (and legal providers) whose names match these globs, e.g. 'fault:MR-FR-*'.")
+    List<String> faults;
+
+    @Option(names = "--with", paramLabel = "PATTERN", split = ",",
+            description = "Rules to run besides each fault's own rule (IDs or globs).")
+    List<String> with;
+
+    @Option(names = "--full", description = "Run every rule against each fault (slow), not only its own rule.")
+    boolean full;
+
+    @Option(names = "--provider-jar", paramLabel = "PATH", description = "Jar or class directory with more providers; repeatable.")
+    List<Path> providerJars = new ArrayList<>();
+
+    @Option(names = "--profile", paramLabel = "PROFILE", defaultValue = "standard", converter = Converters.ProfileConverter.class, description = "smoke, standard or deep.")
+    TckConfig.Profile profile;
+
+    @Option(names = "--tries", paramLabel = "N", description = "Tries per property, overriding the profile.")
+    Integer tries;
+
+    @Option(names = "--seed", paramLabel = "S", converter = Converters.SeedConverter.class,
+            description = "Run seed for every fault. Default: random, printed.")
+    Long seed;
+
+    @Option(names = "--timeout-factor", paramLabel = "F", defaultValue = "1.0", description = "Multiplies every time bound.")
+    double timeoutFactor;
+
+    @Option(names = "--fault-timeout", paramLabel = "SECONDS", defaultValue = "60",
+            description = "Time bound of one fault's run (scaled by --timeout-factor).")
+    double faultTimeoutSeconds;
+
+    @Option(names = "--report-dir", paramLabel = "DIR", defaultValue = "target/ndk-tck-report",
+            description = "Where selftest.json (and selftest/<fault>/report.json) go.")
+    Path reportDir;
+
+    @Option(names = "--quiet", description = "Print only the faults not caught and the summary.")
+    boolean quiet;
+
+    @Option(names = "--kit-package", hidden = true)
+    String kitPackage = System.getProperty("ndk.tck.runner.kitPackage", KitDiscovery.KIT_PACKAGE);
+
+    @Override
+    public Integer call() throws IOException {
+        long start = System.nanoTime();
+        PrintStream out = parent.out;
+        ClassLoader loader = ProviderLoader.classLoader(providerJars);
+        List<String> names = ProviderLoader.names(loader);
+        List<Pattern> only = faults == null ? List.of() : faults.stream().map(String::trim).filter(s -> !s.isEmpty())
+                .map(RulePatterns::glob).toList();
+        List<String> faultNames = names.stream().filter(n -> n.startsWith("fault:")).filter(n -> matches(only, n)).toList();
+        List<String> legalNames = names.stream().filter(n -> n.startsWith("legal:")).filter(n -> matches(only, n)).toList();
+        if (faultNames.isEmpty() && legalNames.isEmpty()) {
+            throw new UsageException("no fault:* or legal:* providers found" + (only.isEmpty() ? "" : " matching --faults " + faults),
+                    "build the faults module (./ndk-tck builds it) or add providers with --provider-jar");
+        }
+        RuleCatalog catalog = RuleCatalog.standard();
+        List<String> ids = catalog.rules().stream().map(Rule::id).toList();
+        if (with != null) {
+            KitRunner.select(catalog, String.join(",", with));
+        }
+        long runSeed = seed != null ? seed : new SecureRandom().nextLong();
+        long bound = Math.max(1000, Math.round(faultTimeoutSeconds * 1000 * timeoutFactor));
+        if (!quiet) {
+            out.println("selftest: " + faultNames.size() + " faults, " + legalNames.size() + " legal providers; seed " + runSeed
+                    + ", profile " + profile.name().toLowerCase(Locale.ROOT) + (tries == null ? "" : ", " + tries + " tries")
+                    + ", bound " + bound / 1000.0 + " s per fault");
+            out.println();
+        }
+        Files.createDirectories(reportDir);
+        List<SelftestReport.FaultRow> rows = new ArrayList<>();
+        int w = Math.max(28, faultNames.stream().mapToInt(String::length).max().orElse(0));
+        if (!quiet && !faultNames.isEmpty()) {
+            out.printf(Locale.ROOT, "%-" + w + "s  %-14s  %-6s  %13s  %s%n", "FAULT", "RULE", "CAUGHT", "TIME TO CATCH", "RULES THAT FAILED");
+        }
+        for (String fault : faultNames) {
+            String rule = fault.substring("fault:".length()).split("/", 2)[0];
+            SelftestReport.FaultRow row = runFault(fault, rule, catalog, ids, loader, runSeed, bound);
+            rows.add(row);
+            if (!quiet || !row.caught()) {
+                out.printf(Locale.ROOT, "%-" + w + "s  %-14s  %-6s  %13s  %s%n", fault, row.rule(), row.caught() ? "yes" : "NO",
+                        row.timeToCatchMillis() == null ? "-" : String.format(Locale.ROOT, "%.2f s", row.timeToCatchMillis() / 1000.0),
+                        row.failedRules().isEmpty() ? "-" : String.join(",", row.failedRules()));
+                if (!row.caught()) {
+                    out.println("    " + firstLine(row.message()));
+                    if (row.replay() != null) {
+                        out.println("    replay: " + row.replay());
+                    }
+                }
+            }
+        }
+        List<SelftestReport.LegalRow> legalRows = new ArrayList<>();
+        if (!legalNames.isEmpty()) {
+            if (!quiet) {
+                out.println();
+                out.printf(Locale.ROOT, "%-" + w + "s  %-14s  %-6s  %13s  %s%n", "LEGAL PROVIDER", "RULES", "PASSED", "TIME", "RULES THAT FAILED");
+            }
+            for (String legal : legalNames) {
+                String rule = legal.substring("legal:".length()).split("/", 2)[0];
+                String pattern = ids.contains(rule) ? rule : null;
+                SelftestReport.LegalRow row = runLegal(legal, pattern, loader, runSeed, bound);
+                legalRows.add(row);
+                if (!quiet || !row.passed()) {
+                    out.printf(Locale.ROOT, "%-" + w + "s  %-14s  %-6s  %13s  %s%n", legal, pattern == null ? "(all)" : pattern,
+                            row.passed() ? "yes" : "NO", String.format(Locale.ROOT, "%.2f s", row.durationMillis() / 1000.0),
+                            row.failedRules().isEmpty() ? "-" : String.join(",", row.failedRules()));
+                    if (!row.passed() && row.message() != null) {
+                        out.println("    " + firstLine(row.message()));
+                    }
+                }
+            }
+        }
+        int caught = (int) rows.stream().filter(SelftestReport.FaultRow::caught).count();
+        List<Long> times = rows.stream().map(SelftestReport.FaultRow::timeToCatchMillis).filter(t -> t != null).sorted().toList();
+        Long median = times.isEmpty() ? null : times.size() % 2 == 1 ? times.get(times.size() / 2)
+                : (times.get(times.size() / 2 - 1) + times.get(times.size() / 2)) / 2;
+        int legalPassed = (int) legalRows.stream().filter(SelftestReport.LegalRow::passed).count();
+        int exit = caught == rows.size() && legalPassed == legalRows.size() ? NdkTckCommand.OK : NdkTckCommand.FAILED;
+        SelftestReport report = new SelftestReport(SelftestReport.FORMAT, KitVersion.get(), runSeed,
+                profile.name().toLowerCase(Locale.ROOT), tries, timeoutFactor, bound, rows, legalRows, caught, median,
+                (System.nanoTime() - start) / 1_000_000, exit);
+        ReportWriter.writeAtomically(reportDir.resolve("selftest.json"), ReportWriter.mapper().writeValueAsString(report));
+        out.println();
+        out.println("Faults: " + caught + " of " + rows.size() + " caught by their rule"
+                + (median == null ? "" : String.format(Locale.ROOT, ", median time to catch %.2f s", median / 1000.0))
+                + (legalRows.isEmpty() ? "" : "; legal providers: " + legalPassed + " of " + legalRows.size() + " passed"));
+        out.println("Report: " + reportDir.resolve("selftest.json"));
+        out.println("Result: " + (exit == 0 ? "PASS" : "FAIL") + " (exit " + exit + ")");
+        return exit;
+    }
+
+    private SelftestReport.FaultRow runFault(String fault, String rule, RuleCatalog catalog, List<String> ids,
+                                             ClassLoader loader, long runSeed, long bound) {
+        long t0 = System.nanoTime();
+        if (!ids.contains(rule)) {
+            return new SelftestReport.FaultRow(fault, rule, false, null, List.of(), null, 0, false,
+                    "the catalog has no rule " + rule + " (the part of the fault's name before '/')", null);
+        }
+        // a rule without a property of its own (a cross-cutting rule the harness reports in passing, such as
+        // GEN-TIME-1) can only be caught by running the other rules' properties: run every rule then
+        boolean ownProperty = KitDiscovery.byRule(KitDiscovery.discover(kitPackage, loader, Map.of())).containsKey(rule);
+        String pattern = full || !ownProperty ? null : with == null ? rule : rule + "," + String.join(",", with);
+        RunReport r;
+        KitRunner.Prepared p;
+        try {
+            p = KitRunner.prepare(options(fault, pattern, runSeed, bound));
+            r = p.execute(new KitExecution.Progress() { }, bound, false);
+        } catch (UsageException e) {
+            return new SelftestReport.FaultRow(fault, rule, false, null, List.of(), null, (System.nanoTime() - t0) / 1_000_000,
+                    false, "setup failed: " + e.line(), null);
+        }
+        RunReport.RuleReport rr = r.rules().stream().filter(x -> x.id().equals(rule)).findFirst().orElseThrow();
+        Strength strength = catalog.find(rule).map(Rule::strength).orElse(Strength.MUST);
+        Set<String> wanted = strength.isRecommendation() ? Set.of("FAIL", "ADVISORY") : Set.of("FAIL");
+        Long catchAt = r.properties().stream()
+                .filter(pr -> pr.status().equals("FAILED") && (pr.rules().contains(rule) || pr.violatedRules().contains(rule)))
+                .map(RunReport.PropertyReport::finishedAtMillis).min(Long::compare).orElse(null);
+        boolean caught = wanted.contains(rr.verdict()) && catchAt != null;
+        boolean timedOut = r.notes().stream().anyMatch(n -> n.startsWith("time bound of"));
+        List<String> failed = r.rules().stream().filter(x -> x.verdict().equals("FAIL") || x.verdict().equals("ADVISORY"))
+                .map(RunReport.RuleReport::id).toList();
+        String message;
+        if (caught) {
+            message = rr.message();
+        } else if (rr.properties().isEmpty() && r.properties().isEmpty()) {
+            message = "the kit has no property for " + rule + " and no other property ran";
+        } else if (timedOut) {
+            message = "the run hit its time bound of " + bound + " ms before the kit failed " + rule;
+        } else {
+            message = rule + " was " + rr.verdict() + (rr.message() == null ? "" : ": " + rr.message());
+        }
+        return new SelftestReport.FaultRow(fault, rule, caught, rr.verdict(), failed, caught ? catchAt : null,
+                (System.nanoTime() - t0) / 1_000_000, timedOut, message,
+                rr.replay() != null ? rr.replay() : p.replay(rule));
+    }
+
+    private SelftestReport.LegalRow runLegal(String legal, String pattern, ClassLoader loader, long runSeed, long bound) {
+        long t0 = System.nanoTime();
+        try {
+            KitRunner.Prepared p = KitRunner.prepare(options(legal, pattern, runSeed, pattern == null ? bound * 10 : bound));
+            RunReport r = p.execute(new KitExecution.Progress() { }, pattern == null ? bound * 10 : bound, false);
+            List<String> failed = r.rules().stream().filter(x -> x.verdict().equals("FAIL")).map(RunReport.RuleReport::id).toList();
+            boolean timedOut = r.notes().stream().anyMatch(n -> n.startsWith("time bound of"));
+            boolean passed = failed.isEmpty() && !timedOut;
+            String message = passed ? null : timedOut ? "the run hit its time bound" : r.rules().stream()
+                    .filter(x -> x.verdict().equals("FAIL")).findFirst().map(x -> x.id() + ": " + x.message()).orElse(null);
+            return new SelftestReport.LegalRow(legal, pattern, passed, failed, (System.nanoTime() - t0) / 1_000_000, message);
+        } catch (UsageException e) {
+            return new SelftestReport.LegalRow(legal, pattern, false, List.of(), (System.nanoTime() - t0) / 1_000_000,
+                    "setup failed: " + e.line());
+        }
+    }
+
+    private KitRunner.Options options(String provider, String pattern, long runSeed, long bound) {
+        String dir = provider.replaceAll("[^A-Za-z0-9_.-]+", "_");
+        return new KitRunner.Options(provider, providerJars, Map.of(), pattern, profile, tries, runSeed, timeoutFactor,
+                false, null, null, reportDir.resolve("selftest").resolve(dir), kitPackage, bound, LocalDate.now());
+    }
+
+    private static boolean matches(List<Pattern> only, String name) {
+        return only.isEmpty() || only.stream().anyMatch(p -> p.matcher(name).matches());
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

@@ -1,0 +1,178 @@
+package org.ndktck.tck.runner;
+
+import org.ndktck.spec.rules.Check;
+import org.ndktck.spec.rules.Rule;
+import org.ndktck.spec.rules.RuleCatalog;
+import org.ndktck.spec.rules.Strength;
+import org.ndktck.tck.RunLedger;
+import org.ndktck.tck.Verdict;
+import org.ndktck.tck.harness.KitLifecycle;
+import org.ndktck.tck.report.RunReport;
+import org.ndktck.tck.report.Summaries;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Turns property outcomes into one verdict per catalog rule (docs/ARCHITECTURE.md, "Verdicts"):
+ * <ol>
+ *   <li>EXCLUDED when an exclusion in force names the rule (it wins over everything else);</li>
+ *   <li>a failed property (or a {@code RuleViolation} naming the rule, from any property): FAIL, or
+ *       ADVISORY for a SHOULD / SHOULD NOT rule; a property the runner abandoned counts as failed;</li>
+ *   <li>else a SHOULD-level finding ({@code RunLedger.advisory}) for the rule: ADVISORY;</li>
+ *   <li>else at least one property passed: PASS;</li>
+ *   <li>else every property was skipped as not applicable: NOT_APPLICABLE with the reason;</li>
+ *   <li>else (no property ran): NOT_TESTABLE when the catalog says the rule is not black-box testable,
+ *       a consumer obligation or informational; UNTESTED otherwise, with the reason (no property, not
+ *       selected, aborted, abandoned by a time bound).</li>
+ * </ol>
+ * Rules outside the selection ({@code --rules}, {@code --shard}) are {@code selected=false}; they keep
+ * FAIL / ADVISORY when another rule's property reported them, which lets a merge of shards equal the
+ * unsharded run.
+ */
+public final class Verdicts {
+    private Verdicts() {
+    }
+
+    /**
+     * @param catalog    the rule catalog
+     * @param selected   rules this run covers
+     * @param excluded   rules excluded, with their entry
+     * @param byRule     every property of the kit by rule (discovered, whether it ran or not)
+     * @param outcomes   property outcomes of the run
+     * @param advisories SHOULD-level findings
+     * @param replay     the replay command of one rule
+     * @return one report per catalog rule, in catalog order, then any rule ID a property names that the
+     *     catalog lacks
+     */
+    public static List<RunReport.RuleReport> compute(RuleCatalog catalog, Set<String> selected,
+                                                     Map<String, Exclusions.Entry> excluded,
+                                                     Map<String, List<PropertyInfo>> byRule,
+                                                     List<PropertyOutcome> outcomes,
+                                                     List<RunLedger.Advisory> advisories,
+                                                     Function<String, String> replay) {
+        Map<String, Rule> rules = new LinkedHashMap<>();
+        catalog.rules().forEach(r -> rules.put(r.id(), r));
+        Set<String> ids = new LinkedHashSet<>(rules.keySet());
+        ids.addAll(byRule.keySet());
+        outcomes.forEach(o -> ids.addAll(o.property().ruleIds()));
+
+        List<RunReport.RuleReport> out = new ArrayList<>();
+        for (String id : ids) {
+            out.add(one(id, rules.get(id), selected.contains(id), excluded.get(id),
+                    byRule.getOrDefault(id, List.of()), outcomes, advisories, replay));
+        }
+        return out;
+    }
+
+    private static RunReport.RuleReport one(String id, Rule rule, boolean selected, Exclusions.Entry exclusion,
+                                            List<PropertyInfo> props, List<PropertyOutcome> outcomes,
+                                            List<RunLedger.Advisory> advisories, Function<String, String> replay) {
+        List<PropertyOutcome> own = outcomes.stream().filter(o -> o.property().ruleIds().contains(id)).toList();
+        List<PropertyOutcome> reportedBy = outcomes.stream()
+                .filter(o -> !o.property().ruleIds().contains(id) && Failures.violatedRules(o.failure()).contains(id))
+                .toList();
+        List<String> adv = advisories.stream().filter(a -> a.ruleId().equals(id)).map(RunLedger.Advisory::message).toList();
+
+        long tries = own.stream().mapToLong(PropertyOutcome::tries).sum();
+        long checks = own.stream().mapToLong(PropertyOutcome::checks).sum();
+        long millis = own.stream().mapToLong(PropertyOutcome::durationMillis).sum();
+        Strength strength = rule == null ? null : rule.strength();
+        boolean recommendation = strength != null && strength.isRecommendation();
+
+        List<PropertyOutcome> failed = new ArrayList<>();
+        if (selected) {
+            own.stream().filter(PropertyOutcome::failed).forEach(failed::add);
+        }
+        failed.addAll(reportedBy);
+
+        Verdict verdict;
+        String message = null;
+        String counterexample = null;
+        String seed = null;
+        if (selected && exclusion != null) {
+            verdict = Verdict.EXCLUDED;
+            message = "excluded until " + exclusion.expires() + ": " + exclusion.reason();
+        } else if (!failed.isEmpty()) {
+            verdict = recommendation ? Verdict.ADVISORY : Verdict.FAIL;
+            PropertyOutcome first = failed.get(0);
+            StringBuilder sb = new StringBuilder();
+            for (PropertyOutcome f : failed) {
+                if (sb.length() > 0) {
+                    sb.append("\n\n");
+                }
+                if (!f.property().ruleIds().contains(id)) {
+                    sb.append("reported by ").append(f.property().propertyId()).append(" (")
+                            .append(String.join(", ", f.property().ruleIds())).append("): ");
+                } else if (failed.size() > 1) {
+                    sb.append(f.property().propertyId()).append(": ");
+                }
+                sb.append(f.message() == null || f.message().isBlank() ? f.status() : f.message());
+            }
+            if (!adv.isEmpty()) {
+                sb.append("\n\nadvisory: ").append(String.join("\nadvisory: ", adv));
+            }
+            message = sb.toString();
+            counterexample = blankToNull(first.counterexample());
+            seed = blankToNull(first.seed());
+        } else if (!adv.isEmpty()) {
+            verdict = Verdict.ADVISORY;
+            message = String.join("\n", adv);
+        } else if (!selected) {
+            verdict = staticVerdict(rule, props);
+            message = verdict == Verdict.NOT_TESTABLE ? notTestableWhy(rule)
+                    : "not selected in this run (--rules / --shard)";
+        } else if (own.stream().anyMatch(PropertyOutcome::passed)) {
+            verdict = Verdict.PASS;
+            List<String> skipped = own.stream().filter(o -> !o.passed()).map(o -> o.property().propertyId() + ": "
+                    + (o.message() == null ? o.status() : o.message())).toList();
+            message = skipped.isEmpty() ? null : String.join("\n", skipped);
+        } else if (!own.isEmpty() && own.stream().allMatch(PropertyOutcome::notApplicable)) {
+            verdict = Verdict.NOT_APPLICABLE;
+            message = own.stream().map(o -> o.message().substring(KitLifecycle.NOT_APPLICABLE.length()))
+                    .distinct().reduce((a, b) -> a + "\n" + b).orElse("");
+        } else if (!own.isEmpty()) {
+            verdict = Verdict.UNTESTED;
+            message = "no property completed: " + own.stream().map(o -> o.property().propertyId() + " " + o.status()
+                    + (o.message() == null || o.message().isBlank() ? "" : " (" + o.message() + ")")).toList();
+        } else if (!props.isEmpty()) {
+            verdict = Verdict.UNTESTED;
+            message = "its properties did not run (the run ended early or a time bound was reached)";
+        } else {
+            verdict = staticVerdict(rule, props);
+            message = verdict == Verdict.NOT_TESTABLE ? notTestableWhy(rule) : rule == null
+                    ? "the catalog has no rule " + id : "the kit has no property for this rule yet";
+        }
+        boolean ran = !own.isEmpty();
+        return new RunReport.RuleReport(id, rule == null ? "" : rule.title(), rule == null ? "" : rule.function(),
+                strength == null ? "UNKNOWN" : strength.name(), rule == null ? "" : rule.check().name(),
+                verdict.name(), selected, tries, checks, millis, Summaries.rate(tries, millis), message, counterexample,
+                seed, ran || !props.isEmpty() ? replay.apply(id) : null,
+                props.stream().map(PropertyInfo::propertyId).distinct().toList(), adv);
+    }
+
+    private static Verdict staticVerdict(Rule rule, List<PropertyInfo> props) {
+        if (rule != null && props.isEmpty() && rule.check() != Check.PROVIDER_PROPERTY) {
+            return Verdict.NOT_TESTABLE;
+        }
+        return Verdict.UNTESTED;
+    }
+
+    private static String notTestableWhy(Rule rule) {
+        return switch (rule.check()) {
+            case CONSUMER_OBLIGATION -> "a consumer obligation: the kit honours it (" + rule.howChecked() + ")";
+            case NOT_BLACK_BOX_TESTABLE -> "not observable from outside the provider";
+            case INFORMATIONAL -> "informational";
+            case PROVIDER_PROPERTY -> "";
+        };
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+}

@@ -1,0 +1,134 @@
+package org.ndktck.tck.runner;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.ndktck.spec.rules.RuleCatalog;
+import org.ndktck.tck.RuleViolation;
+import org.ndktck.tck.RunLedger;
+import org.ndktck.tck.report.RunReport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The verdict of each rule from property outcomes, advisories, selection and exclusions (docs/ARCHITECTURE.md). */
+class VerdictsTest {
+    static RuleCatalog catalog;
+
+    @BeforeAll
+    static void load() throws IOException {
+        try (InputStream in = VerdictsTest.class.getResourceAsStream("verdicts-catalog.yaml")) {
+            catalog = RuleCatalog.read(in);
+        }
+    }
+
+    private static PropertyInfo prop(String name, String... rules) {
+        return new PropertyInfo("[uid:" + name + "]", name, "x." + name, name, new LinkedHashSet<>(List.of(rules)));
+    }
+
+    private static PropertyOutcome outcome(PropertyInfo p, String status, String message, Throwable failure) {
+        return new PropertyOutcome(p, status, "SUCCESSFUL".equals(status) ? 100 : 3, 3, "123", 40, message, failure,
+                failure == null ? "" : "[x=3]", 50);
+    }
+
+    private static Map<String, RunReport.RuleReport> compute(Set<String> selected, List<PropertyInfo> all, List<PropertyOutcome> outcomes,
+                                                             List<RunLedger.Advisory> advisories) {
+        Map<String, Exclusions.Entry> excluded = Map.of("T-EXCL", new Exclusions.Entry("T-EXCL", LocalDate.parse("2030-01-01"), "bug 9", 1));
+        Function<String, String> replay = id -> "./ndk-tck run --rules " + id;
+        return Verdicts.compute(catalog, selected, excluded, KitDiscovery.byRule(all), outcomes, advisories, replay).stream()
+                .collect(Collectors.toMap(RunReport.RuleReport::id, r -> r));
+    }
+
+    @Test
+    void verdictsFollowTheRules() {
+        PropertyInfo must = prop("P#must", "T-MUST");
+        PropertyInfo should = prop("P#should", "T-SHOULD");
+        PropertyInfo gated = prop("P#gated", "T-GATED");
+        PropertyInfo notRun = prop("P#notRun", "T-NOTRUN");
+        PropertyInfo excl = prop("P#excl", "T-EXCL");
+        PropertyInfo other = prop("P#other", "T-OTHER");
+        PropertyInfo hung = prop("P#hung", "T-HUNG");
+        List<PropertyInfo> all = List.of(must, should, gated, notRun, excl, other, hung);
+        List<PropertyOutcome> outcomes = List.of(
+                outcome(must, "FAILED", "[T-MUST] MUST: Length=0x1001 accepted", new AssertionError("[T-MUST] MUST: Length=0x1001 accepted")),
+                outcome(should, "FAILED", "[T-SHOULD] SHOULD: wrong code", new AssertionError("wrong code")),
+                outcome(gated, "SKIPPED", "NOT_APPLICABLE: T-GATED: the adapter does not set NDK_ADAPTER_FLAG_RDMA_READ_SINK_NOT_REQUIRED", null),
+                outcome(other, "SUCCESSFUL", "", null),
+                outcome(hung, PropertyOutcome.TIMED_OUT, "property did not finish within 1000 ms", null));
+        Set<String> selected = catalog.rules().stream().map(r -> r.id()).collect(Collectors.toSet());
+        Map<String, RunReport.RuleReport> v = compute(selected, all, outcomes,
+                List.of(new RunLedger.Advisory("T-OTHER", "listed STATUS_INVALID_PARAMETER, got STATUS_INSUFFICIENT_RESOURCES")));
+
+        assertThat(v.get("T-MUST").verdict()).isEqualTo("FAIL");
+        assertThat(v.get("T-MUST").message()).contains("Length=0x1001");
+        assertThat(v.get("T-MUST").counterexample()).isEqualTo("[x=3]");
+        assertThat(v.get("T-MUST").seed()).isEqualTo("123");
+        assertThat(v.get("T-MUST").replay()).isEqualTo("./ndk-tck run --rules T-MUST");
+        assertThat(v.get("T-SHOULD").verdict()).isEqualTo("ADVISORY");
+        assertThat(v.get("T-GATED").verdict()).isEqualTo("NOT_APPLICABLE");
+        assertThat(v.get("T-GATED").message()).startsWith("T-GATED: the adapter does not set");
+        assertThat(v.get("T-OPAQUE").verdict()).isEqualTo("NOT_TESTABLE");
+        assertThat(v.get("T-CONSUMER").verdict()).isEqualTo("NOT_TESTABLE");
+        assertThat(v.get("T-CONSUMER").message()).contains("consumer obligation").contains("How T-CONSUMER is checked.");
+        assertThat(v.get("T-MISSING").verdict()).isEqualTo("UNTESTED");
+        assertThat(v.get("T-MISSING").message()).contains("no property");
+        assertThat(v.get("T-MISSING").replay()).isNull();
+        assertThat(v.get("T-NOTRUN").verdict()).isEqualTo("UNTESTED");
+        assertThat(v.get("T-NOTRUN").message()).contains("did not run");
+        assertThat(v.get("T-EXCL").verdict()).isEqualTo("EXCLUDED");
+        assertThat(v.get("T-EXCL").message()).contains("bug 9").contains("2030-01-01");
+        assertThat(v.get("T-OTHER").verdict()).as("a passing property with a SHOULD-level finding").isEqualTo("ADVISORY");
+        assertThat(v.get("T-OTHER").advisories()).hasSize(1);
+        assertThat(v.get("T-HUNG").verdict()).isEqualTo("FAIL");
+        assertThat(v.get("T-HUNG").message()).contains("did not finish");
+        assertThat(v.get("T-OTHER").tries()).isEqualTo(100);
+    }
+
+    @Test
+    void aRuleViolationFailsTheNamedRuleEvenOutsideTheSelectionAndEveryPropertyRuleIsCounted() {
+        PropertyInfo both = prop("P#both", "T-MUST", "T-SHOULD");
+        PropertyInfo other = prop("P#other", "T-OTHER");
+        List<PropertyOutcome> outcomes = List.of(outcome(both, "SUCCESSFUL", "", null),
+                outcome(other, "FAILED", "[T-NOTRUN] MUST: completion after inline return",
+                        new AssertionError("wrapped", new RuleViolation("T-NOTRUN", "completion after inline return"))));
+        Map<String, RunReport.RuleReport> v = compute(Set.of("T-MUST", "T-SHOULD", "T-OTHER"), List.of(both, other,
+                prop("P#notRun", "T-NOTRUN")), outcomes, List.of());
+        assertThat(v.get("T-MUST").verdict()).isEqualTo("PASS");
+        assertThat(v.get("T-SHOULD").verdict()).isEqualTo("PASS");
+        assertThat(v.get("T-OTHER").verdict()).isEqualTo("FAIL");
+        assertThat(v.get("T-NOTRUN").verdict()).isEqualTo("FAIL");
+        assertThat(v.get("T-NOTRUN").selected()).isFalse();
+        assertThat(v.get("T-NOTRUN").message()).startsWith("reported by P#other (T-OTHER)");
+        assertThat(v.get("T-GATED").verdict()).isEqualTo("UNTESTED");
+        assertThat(v.get("T-GATED").message()).contains("not selected");
+        assertThat(v.get("T-OPAQUE").verdict()).isEqualTo("NOT_TESTABLE");
+    }
+
+    @Test
+    void aRuleNamedByAPropertyButMissingFromTheCatalogIsStillReported() {
+        PropertyInfo stray = prop("P#stray", "T-STRAY");
+        Map<String, RunReport.RuleReport> v = compute(Set.of(), List.of(stray), List.of(outcome(stray, "SUCCESSFUL", "", null)), List.of());
+        assertThat(v).containsKey("T-STRAY");
+        assertThat(v.get("T-STRAY").strength()).isEqualTo("UNKNOWN");
+    }
+
+    @Test
+    void violatedRulesAreFoundInCausesAndSuppressed() {
+        AssertionError e = new AssertionError("outer");
+        e.addSuppressed(new RuleViolation("A-1", "x"));
+        RuntimeException r = new RuntimeException(new RuleViolation("B-2", "y", e));
+        assertThat(Failures.violatedRules(r)).containsExactly("B-2", "A-1");
+        assertThat(Failures.describe(new IllegalStateException("boom"))).startsWith("java.lang.IllegalStateException: boom")
+                .contains("\n    at ");
+        assertThat(new ArrayList<>(Failures.violatedRules(null))).isEmpty();
+    }
+}

@@ -1,0 +1,50 @@
+package org.ndktck.tck.runner.testkit;
+
+import org.ndktck.tck.RuleViolation;
+import org.ndktck.tck.RunLedger;
+import org.ndktck.tck.harness.ProviderUnderTest;
+
+import java.util.Arrays;
+import java.util.Map;
+
+/** What the probe properties do, as the probe provider's settings say. */
+final class Probe {
+    /** The failure message: memory-region fields the HTML report draws. */
+    static final String FIELDS = "NdkFastRegister accepted a region one byte too long: FBO=0x200 Length=0x1000 "
+            + "BaseVirtualAddress=0x7000200 AdapterPageCount=2 PAGE_SIZE=0x1000; peer write RemoteAddress=0x7000000 "
+            + "AccessLength=0x40 Access=write returned STATUS_SUCCESS, expected STATUS_INVALID_PARAMETER";
+
+    private Probe() {
+    }
+
+    static void act(String rule, int x) {
+        Map<String, String> s = ProviderUnderTest.get().factory().effectiveSettings();
+        if (has(s, "hang", rule)) {
+            while (true) {
+                try {
+                    Thread.sleep(60_000);
+                } catch (InterruptedException e) {
+                    // a stuck provider ignores interrupts
+                }
+            }
+        }
+        if (has(s, "crash", rule)) {
+            throw new IllegalStateException("probe provider exploded in " + rule);
+        }
+        if (has(s, "advise", rule)) {
+            RunLedger.advisory(rule, "[" + rule + "] SHOULD: returned STATUS_INSUFFICIENT_RESOURCES where STATUS_INVALID_PARAMETER is listed");
+        }
+        String violate = s.getOrDefault("violate", "");
+        if (violate.startsWith(rule + ">")) {
+            String other = violate.substring(rule.length() + 1);
+            throw new RuleViolation(other, "MUST: completion called after an inline return while testing " + rule);
+        }
+        if (has(s, "fail", rule) && x >= 3) {
+            throw new RuleViolation(rule, "MUST: " + FIELDS + " (x=" + x + ")");
+        }
+    }
+
+    private static boolean has(Map<String, String> s, String key, String rule) {
+        return Arrays.asList(s.getOrDefault(key, "").split(",")).contains(rule);
+    }
+}

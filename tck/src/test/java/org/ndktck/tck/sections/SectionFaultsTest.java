@@ -1,0 +1,109 @@
+package org.ndktck.tck.sections;
+
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.ndktck.tck.properties.DeregisterProperties;
+import org.ndktck.tck.properties.FastRegisterInitProperties;
+import org.ndktck.tck.properties.TokenProperties;
+import org.ndktck.tck.properties.CloseProperties;
+import org.ndktck.tck.properties.AdapterInfoProperties;
+import org.ndktck.tck.properties.DeferProperties;
+import org.ndktck.tck.properties.CqProperties;
+import org.ndktck.tck.properties.FlushProperties;
+import org.ndktck.tck.properties.PostingProperties;
+import org.ndktck.tck.properties.ReadWriteProperties;
+import org.ndktck.tck.properties.InvalidateProperties;
+import org.ndktck.tck.properties.LamProperties;
+import org.ndktck.tck.properties.MdlVirtualAddressProperties;
+import org.ndktck.tck.properties.SgeProperties;
+import org.ndktck.tck.properties.PrivilegedTokenProperties;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Each fault of {@code org.ndktck.faults.SectionFaults} is caught: the kit, run through the JUnit Platform
+ * Launcher against {@code fault:RULE-ID/variant} with the rule's tag selected and at most 200 tries,
+ * reports that rule as failed.
+ */
+class SectionFaultsTest {
+
+    /** One fault and how to catch it. */
+    record Case(String fault, String rule, Class<?> properties, Map<String, String> settings, int tries) {
+        Case(String fault, Class<?> properties) {
+            this(fault, fault.substring("fault:".length(), fault.indexOf('/') < 0 ? fault.length() : fault.indexOf('/')),
+                    properties, Map.of(), 50);
+        }
+
+        Case with(String key, String value) {
+            Map<String, String> m = new java.util.LinkedHashMap<>(settings);
+            m.put(key, value);
+            return new Case(fault, rule, properties, m, tries);
+        }
+    }
+
+    static List<Case> cases() {
+        List<Case> c = new ArrayList<>();
+        c.add(new Case("fault:MR-DEREG-2/refuses", DeregisterProperties.class));
+        c.add(new Case("fault:MR-DEREG-3/token-kept", DeregisterProperties.class));
+        for (String f : List.of("fault:MR-FRI-2/off-by-one", "fault:MR-FRI-3/no-limit", "fault:MR-FRI-4/limit-at-frmr",
+                "fault:MR-FRI-6/not-reentrant", "fault:MR-FRI-7/first-fast-register-refused", "fault:MR-FRI-8/informational-status")) {
+            c.add(new Case(f, FastRegisterInitProperties.class));
+        }
+        for (String f : List.of("fault:MR-TOK-1/token-late", "fault:MR-TOK-2/wrong-local-token", "fault:MR-TOK-5/changes-on-reread",
+                "fault:MR-TOK-6/shared-token")) {
+            c.add(new Case(f, TokenProperties.class));
+        }
+        for (String f : List.of("fault:PRIV-1/privileged-refused", "fault:PRIV-2/pd-wide-key", "fault:PRIV-3/privileged-read-sink-refused")) {
+            c.add(new Case(f, PrivilegedTokenProperties.class));
+        }
+        for (String f : List.of("fault:SGE-2/bounds-ignored", "fault:SGE-2/foreign-pd", "fault:SGE-3/token-checked")) {
+            c.add(new Case(f, SgeProperties.class));
+        }
+        for (String f : List.of("fault:LAM-2/gaps-accepted", "fault:LAM-3/truncates", "fault:LAM-3/size-not-returned", "fault:LAM-4/fbo-zero",
+                "fault:LAM-7/informational-status", "fault:LAM-REL-1/rewrites-next")) {
+            c.add(new Case(f, LamProperties.class));
+        }
+        c.add(new Case("fault:MR-REG-3/dereferences-va", MdlVirtualAddressProperties.class));
+        c.add(new Case("fault:LAM-5/dereferences-va", MdlVirtualAddressProperties.class));
+        for (String f : List.of("fault:INV-2/unconnected-accepted", "fault:INV-3/entry-lost", "fault:INV-4/token-kept", "fault:INV-5/token-kept")) {
+            c.add(new Case(f, InvalidateProperties.class));
+        }
+        for (String f : List.of("fault:RW-2/unconnected-accepted", "fault:RW-3/read-past-end", "fault:RW-4/sink-kept",
+                "fault:RW-5/silent-ignored", "fault:RW-5/silent-failure-lost")) {
+            c.add(new Case(f, ReadWriteProperties.class));
+        }
+        c.add(new Case("fault:FL-1/flush-ignored", FlushProperties.class));
+        c.add(new Case("fault:FL-1/cancelled-as-success", FlushProperties.class));
+        c.add(new Case("fault:WRP-2/posts-lost-after-flush", PostingProperties.class));
+        for (String f : List.of("fault:CQ-1/count-beyond-array", "fault:CQ-2/qp-context-null", "fault:CQ-2/foreign-request-context",
+                "fault:CQ-3/read-as-write", "fault:CQ-3/invalidated-token-missing")) {
+            c.add(new Case(f, CqProperties.class));
+        }
+        for (String f : List.of("fault:DEF-2/entry-after-inline-failure", "fault:DEF-3/deferred-dropped", "fault:DEF-4/held-after-inline-failure")) {
+            c.add(new Case(f, DeferProperties.class));
+        }
+        for (String f : List.of("fault:CL-1/callback-after-success", "fault:CL-2/refuses-registered-mr", "fault:CL-5/close-leaves-requests",
+                "fault:CL-6/success-with-children")) {
+            c.add(new Case(f, CloseProperties.class));
+        }
+        c.add(new Case("fault:CL-4/close-callback-first", CloseProperties.class).with("completion", "pending"));
+        c.add(new Case("fault:AI-1/frmr-8", AdapterInfoProperties.class));
+        return c;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everySectionFaultIsCaught() {
+        return cases().stream().map(k -> DynamicTest.dynamicTest(k.fault() + " fails " + k.rule(), () -> {
+            SectionRun run = SectionRun.against(k.fault()).tries(k.tries()).classes(k.properties()).tags(k.rule())
+                    .param("ndk.tck.timeoutFactor", "0.2");
+            k.settings().forEach(run::set);
+            SectionRun.Result r = run.run();
+            assertThat(r.failedRules()).as(r.describe()).contains(k.rule());
+        }));
+    }
+}
