@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the benchmarks jar (Maven profile 'benchmarks') and runs it. See BENCHMARKS.md.
 #
-#   benchmarks/run.sh [JMH ARGS...]   JMH (all benchmarks, or those matching a regex), then the summary tables;
+#   benchmarks/run.sh [JMH ARGS...]   JMH (all benchmarks, or those matching a regex) with the CPU-time profiler,
+#                                     then the summary tables;
 #                                     JMH results go to benchmarks/target/jmh-result.json
 #   benchmarks/run.sh memory          bytes the reference provider keeps per registered page
 #   benchmarks/run.sh summary FILE    the summary tables of a JMH JSON result file
@@ -27,7 +28,7 @@ case "${1:-}" in
 esac
 out=benchmarks/target/jmh-result.json
 rm -f "$out"
-java -jar "$jar" -rf json -rff "$out" "$@"
+java -jar "$jar" -rf json -rff "$out" -prof org.ndktck.bench.CpuTimeProfiler "$@"
 if [[ -s "$out" ]]; then
   java -cp "$jar" org.ndktck.bench.Summary "$out" || true
 fi
