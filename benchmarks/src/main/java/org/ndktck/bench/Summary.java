@@ -17,8 +17,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * BENCHMARKS.md: the figures, their ratios, how the cost grows with N, and each goal of issue 9 met or not.
  *
  * <p>Two figures per benchmark: JMH's wall-clock time per operation, and, when the run used
- * {@code -prof org.ndktck.bench.CpuTimeProfiler}, the fork's CPU time per operation (steadier on a loaded
- * machine). Each goal is judged on each figure separately. Growth exponent between sizes N1 &lt; N2 with times
+ * {@code -prof org.ndktck.bench.CpuTimeProfiler}, the benchmark thread's CPU time per operation (steadier on a
+ * loaded machine). Each goal is judged on each figure separately. Growth exponent between sizes N1 &lt; N2 with times
  * t1, t2: log(t2/t1) / log(N2/N1) (1 means linear in N, 0 constant), from CPU time when present.
  *
  * <p>Goals: NdkFastRegister + NdkInvalidate of N pages within 3x of the floor at every N; NdkRegisterMr +
