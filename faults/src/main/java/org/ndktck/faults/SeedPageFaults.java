@@ -26,6 +26,7 @@ import org.ndktck.spec.RequestCompletion;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.function.Supplier;
@@ -63,8 +64,9 @@ public final class SeedPageFaults implements NdkProviderSource {
         out.add(wrapped("fault:GEN-CB-4", "NdkCreateMr returns STATUS_SUCCESS with no MR", SuccessWithoutObject::new));
         out.add(wrapped("fault:GEN-CB-4/callback-after-success", "NdkCreateMr returns the MR inline and also calls the completion",
                 CreateCallbackAfterSuccess::new));
-        out.add(wrapped("fault:GEN-CB-5", "a create that fails with STATUS_INSUFFICIENT_RESOURCES leaks, so the adapter never recovers",
-                LeakOnInsufficientResources::new));
+        out.add(withDefaults(wrapped("fault:GEN-CB-5", "a create that fails with STATUS_INSUFFICIENT_RESOURCES leaks, so the adapter "
+                + "never recovers (default maxObjects=16, so the kit reaches exhaustion)", LeakOnInsufficientResources::new),
+                Map.of("maxObjects", "16")));
         out.add(wrapped("fault:GEN-LIFE-1", "the completion path of NdkInitializeFastRegisterMr and NdkRegisterMr uses the MR after the "
                 + "completion returned (a closed MR makes the provider thread die)", UseAfterCompletion::new));
         out.add(wrapped("fault:GEN-LIFE-1/deadlock", "the provider holds a lock while it calls the completion; NdkCloseMr takes the same lock",
@@ -114,10 +116,11 @@ public final class SeedPageFaults implements NdkProviderSource {
         out.add(piece("fault:MR-REG-9", "a non-contiguous chain is refused with the warning STATUS_BUFFER_OVERFLOW (0x80000005), not an error")
                 .replace(Pieces.MR_REG_2, (RuleCheck<RegisterMrRequest>) r -> StandardChecks.registerChainContiguous(r).equals(STATUS_SUCCESS)
                         ? STATUS_SUCCESS : NtStatus.STATUS_BUFFER_OVERFLOW).build());
-        out.add(piece("fault:MR-REG-10", "a registration of exactly MaxRegistrationSize bytes is refused (off by one)")
+        out.add(withDefaults(piece("fault:MR-REG-10", "a registration of exactly MaxRegistrationSize bytes is refused (off by one; "
+                + "default maxRegistrationSize=0x100000, so the kit reaches the limit)")
                 .replace(Pieces.MR_REG_10, (RuleCheck<RegisterMrRequest>) r ->
                         Long.compareUnsigned(r.length(), r.adapter().settings().maxRegistrationSize()) < 0 ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER)
-                .build());
+                .build(), Map.of("maxRegistrationSize", "0x100000")));
         out.add(piece("fault:MR-REG-11", "Length 0 is accepted and means \"no bounds\": the whole chain is reachable")
                 .replace(Pieces.MR_REG_11, RuleCheck.<RegisterMrRequest>pass())
                 .replace(Pieces.EXTENT, (length, chain) -> length == 0 ? chain : length).build());
@@ -215,6 +218,11 @@ public final class SeedPageFaults implements NdkProviderSource {
 
     private static ReferenceProvider.Builder piece(String name, String description) {
         return ReferenceProvider.builder().name(name).description(description);
+    }
+
+    /** See {@link FaultDefaults#withDefaults}. */
+    static NdkProvider withDefaults(NdkProvider provider, Map<String, String> defaults) {
+        return FaultDefaults.withDefaults(provider, defaults);
     }
 
     private static NdkProvider wrapped(String name, String description, Supplier<Misbehaviour> misbehaviour) {

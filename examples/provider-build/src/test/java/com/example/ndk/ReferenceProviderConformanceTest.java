@@ -13,9 +13,9 @@ import org.junit.platform.suite.api.SuiteDisplayName;
  * provider registers (or its class name). Provider settings go in {@code ndk.tck.set.<KEY>} parameters; the
  * profile, tries, seed and timeout factor in {@code ndk.tck.profile}, {@code ndk.tck.tries},
  * {@code ndk.tck.seed} and {@code ndk.tck.timeoutFactor} (here they come from system properties set in the POM,
- * so {@code -Dndk.tck.profile=standard} works on the command line). Each property is a test named after its rule
- * ({@code [MR-FR-4] ...}); a failure names the rule, its strength, the seed and the {@code ./ndk-tck run}
- * command that replays it.
+ * so {@code -Dndk.tck.profile=standard} works on the command line). Each property is a test named after its
+ * method; a failure's message starts with the rule and its strength ({@code [MR-FR-4] MUST: ...}) and gives the
+ * seed. The kit prints the run seed once when the tests start; {@code mvn verify -Dndk.tck.seed=N} replays it.
  */
 @Suite
 @SuiteDisplayName("NDK conformance kit against the reference provider")
@@ -25,6 +25,5 @@ import org.junit.platform.suite.api.SuiteDisplayName;
 @ConfigurationParameter(key = "ndk.tck.provider", value = "reference")
 @ConfigurationParameter(key = "ndk.tck.set.completion", value = "pending")
 @ConfigurationParameter(key = "jqwik.database", value = "target/jqwik-database")
-@ConfigurationParameter(key = "jqwik.reporting.onlyfailures", value = "true")
 class ReferenceProviderConformanceTest {
 }

@@ -16,16 +16,38 @@ public final class CurrentProperty {
     }
 
     private static final ThreadLocal<Info> CURRENT = new ThreadLocal<>();
+    /**
+     * The property running now in this JVM (the kit runs one property at a time): tries also run on threads
+     * the property's thread did not set up (the caller thread of {@code NdkSession.inTry}, jqwik's shrinking
+     * thread), where {@link #primaryRule} still needs the property's rule.
+     */
+    private static volatile Info running;
 
     private CurrentProperty() {
     }
 
     static void set(Info info) {
         CURRENT.set(info);
+        running = info;
     }
 
     static void clear() {
         CURRENT.remove();
+        running = null;
+    }
+
+    /**
+     * Hands the running property to a thread that works for it (a caller thread), without changing which
+     * property runs in the JVM.
+     *
+     * @param info the property, or null to forget it on this thread
+     */
+    static void setOnThisThread(Info info) {
+        if (info == null) {
+            CURRENT.remove();
+        } else {
+            CURRENT.set(info);
+        }
     }
 
     /** @return the property running on this thread, or null outside a kit property */
@@ -33,9 +55,12 @@ public final class CurrentProperty {
         return CURRENT.get();
     }
 
-    /** @return the first rule of the running property, or {@code fallback} */
+    /** @return the first rule of the running property (this thread's, else the one running in this JVM), or {@code fallback} */
     public static String primaryRule(String fallback) {
         Info i = CURRENT.get();
+        if (i == null) {
+            i = running;
+        }
         return i == null || i.ruleIds().isEmpty() ? fallback : i.ruleIds().get(0);
     }
 

@@ -233,11 +233,11 @@ public final class Invoker {
         }
         CurrentProperty.Info property = CurrentProperty.get();
         Supplier<T> withProperty = property == null ? body : () -> {
-            CurrentProperty.set(property);
+            CurrentProperty.setOnThisThread(property);
             try {
                 return body.get();
             } finally {
-                CurrentProperty.clear();
+                CurrentProperty.setOnThisThread(null);
             }
         };
         Task t = new Task(withProperty, owner);

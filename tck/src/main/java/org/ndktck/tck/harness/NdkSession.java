@@ -1162,7 +1162,7 @@ public final class NdkSession implements AutoCloseable {
         memory.poke(p.scratch.pfn(0), 0, data);
         NdkSge sge = new NdkSge(p.scratchVa, data.length, p.scratchLocalToken);
         Supplier<String> d = () -> "NdkWrite(peer QP, Sgl=[" + sge + "], RemoteAddress=" + u64(remoteAddress) + ", RemoteToken="
-                + u32(remoteToken) + ", Flags=0x00000000) of " + data.length + " byte(s)";
+                + u32(remoteToken) + ", Flags=0x00000000) of " + data.length + " byte(s) " + accessFields("write", remoteAddress, data.length);
         NdkQp qp = p.qp;
         WrOutcome o = complete(post(qp, NdkOperationType.WRITE, "NdkWrite", d, 0,
                 ctx -> qp.write(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0)));
@@ -1183,13 +1183,27 @@ public final class NdkSession implements AutoCloseable {
         int sinkOffset = pageSize / 2;
         NdkSge sge = new NdkSge(p.scratchVa + sinkOffset, length, p.scratchLocalToken);
         Supplier<String> d = () -> "NdkRead(peer QP, Sgl=[" + sge + "], RemoteAddress=" + u64(remoteAddress) + ", RemoteToken="
-                + u32(remoteToken) + ", Flags=0x00000000) of " + length + " byte(s)";
+                + u32(remoteToken) + ", Flags=0x00000000) of " + length + " byte(s) " + accessFields("read", remoteAddress, length);
         NdkQp qp = p.qp;
         WrOutcome o = complete(post(qp, NdkOperationType.READ, "NdkRead", d, 0,
                 ctx -> qp.read(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0)));
         byte[] data = o.succeeded() ? p.scratch.read(sinkOffset, length) : new byte[0];
         p.scratch.acceptActual(sinkOffset, length);
         return new Access(o, data);
+    }
+
+    /**
+     * The fields a report needs to draw a peer access (report.html reads {@code RemoteAddress=}, {@code AccessLength=}
+     * and {@code Access=}; see {@code org.ndktck.tck.report.Counterexample}).
+     *
+     * @param direction     "read" or "write"
+     * @param remoteAddress the access's absolute remote address (unsigned)
+     * @param length        its length in bytes
+     * @return {@code [Access=read, RemoteAddress=0x.., AccessLength=0x..]}
+     */
+    static String accessFields(String direction, long remoteAddress, int length) {
+        return "[Access=" + direction + ", RemoteAddress=" + u64(remoteAddress) + ", AccessLength=0x"
+                + Integer.toHexString(length).toUpperCase(java.util.Locale.ROOT) + "]";
     }
 
     /**

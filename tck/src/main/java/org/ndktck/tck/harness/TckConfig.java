@@ -74,7 +74,21 @@ public record TckConfig(String provider, Map<String, String> settings, long seed
 
     private static volatile Function<String, Optional<String>> parameters = k -> Optional.empty();
     private static volatile TckConfig current;
-    private static final long RANDOM_SEED = new SecureRandom().nextLong();
+    private static final long RANDOM_SEED = randomSeed();
+
+    /** Random run seeds are drawn below this bound (2^53), so a JSON reader that holds numbers as doubles keeps them exact. */
+    public static final long RANDOM_SEED_BOUND = 1L << 53;
+
+    /**
+     * Draws a random run seed in [0, 2^53): every such seed is exact as a JSON number in every reader (a
+     * double holds integers up to 2^53 exactly), so {@code jq .seed} prints the seed that replays the run.
+     * A seed the user gives ({@code --seed}, {@code ndk.tck.seed}) may be any long.
+     *
+     * @return a seed in [0, 2^53)
+     */
+    public static long randomSeed() {
+        return new SecureRandom().nextLong() >>> 11;
+    }
 
     /**
      * Installs the JUnit Platform configuration parameters of the running test plan (called by

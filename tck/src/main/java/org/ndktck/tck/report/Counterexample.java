@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
 /**
  * The memory-region fields of a counterexample, read from the failure message and the falsifying sample.
  * The kit writes them as {@code Name=value} (or {@code Name: value}), hex with {@code 0x} or decimal, all
- * unsigned. Recognised names (case-insensitive), with aliases:
+ * unsigned. Recognised names (case-sensitive, so an {@code NdkSge}'s {@code length=} is not the region's
+ * Length), with aliases:
  * <ul>
  *   <li>{@code PAGE_SIZE} (PageSize), in bytes;</li>
  *   <li>{@code AdapterPageCount} (PageCount), pages of the page array;</li>
@@ -23,7 +24,8 @@ import java.util.regex.Pattern;
  *   <li>{@code AccessLength} (AccessBytes), its length in bytes;</li>
  *   <li>{@code Access=read|write}, its direction.</li>
  * </ul>
- * The first occurrence of a name wins.
+ * The first occurrence of a name wins. A name that is the operand of an expression ({@code mod PAGE_SIZE = 0x1},
+ * {@code FBO + Length = ...}) is not a field: its value is the expression's.
  *
  * @param fields the numeric fields found, by canonical name
  * @param access "read", "write" or null
@@ -44,7 +46,9 @@ public record Counterexample(Map<String, BigInteger> fields, String access) {
     }
 
     private static final Pattern FIELD = Pattern.compile("(?<![A-Za-z0-9_])(" + String.join("|", ALIASES.keySet())
-            + ")\\s*[=:]\\s*(0[xX][0-9A-Fa-f_]+|\\d+)(?![A-Za-z0-9_])", Pattern.CASE_INSENSITIVE);
+            + ")\\s*[=:]\\s*(0[xX][0-9A-Fa-f_]+|\\d+)(?![A-Za-z0-9_])");
+    /** Text just before a name that makes it an operand, not a field ({@code mod PAGE_SIZE}, {@code FBO + Length}). */
+    private static final Pattern OPERATOR_BEFORE = Pattern.compile("(?:\\bmod|[-+*/%\u00D7\u2212])\\s*$");
     private static final Pattern ACCESS = Pattern.compile("(?<![A-Za-z0-9_])Access\\s*[=:]\\s*(read|write)",
             Pattern.CASE_INSENSITIVE);
 
@@ -67,6 +71,9 @@ public record Counterexample(Map<String, BigInteger> fields, String access) {
             }
             Matcher m = FIELD.matcher(t);
             while (m.find()) {
+                if (OPERATOR_BEFORE.matcher(t.substring(Math.max(0, m.start() - 8), m.start())).find()) {
+                    continue;
+                }
                 String canonical = canonical(m.group(1));
                 if (canonical != null && !f.containsKey(canonical)) {
                     f.put(canonical, number(m.group(2)));
@@ -81,12 +88,21 @@ public record Counterexample(Map<String, BigInteger> fields, String access) {
     }
 
     private static String canonical(String name) {
-        for (Map.Entry<String, String> e : ALIASES.entrySet()) {
-            if (e.getKey().equalsIgnoreCase(name)) {
-                return e.getValue();
-            }
+        return ALIASES.get(name);
+    }
+
+    /**
+     * @param name  a canonical name
+     * @param value its value when the texts do not give one (e.g. PAGE_SIZE of the run's adapter)
+     * @return this counterexample with the field added when it is absent
+     */
+    public Counterexample withDefault(String name, BigInteger value) {
+        if (value == null || fields.containsKey(name)) {
+            return this;
         }
-        return null;
+        Map<String, BigInteger> f = new LinkedHashMap<>(fields);
+        f.put(name, value);
+        return new Counterexample(f, access);
     }
 
     private static BigInteger number(String text) {

@@ -119,7 +119,8 @@ public final class HtmlReport {
             h.append("<h3><span class=\"badge ").append(rule.verdict()).append("\">").append(rule.verdict()).append("</span> ")
                     .append(esc(rule.id())).append(" (").append(esc(rule.strength().replace('_', ' '))).append(") ")
                     .append(esc(rule.title())).append("</h3>\n");
-            Counterexample cx = Counterexample.parse(rule.message(), rule.counterexample());
+            Counterexample cx = Counterexample.parse(rule.message(), rule.counterexample())
+                    .withDefault("PAGE_SIZE", pageSize(r));
             if (cx.drawable()) {
                 h.append("<figure>").append(RegionDrawing.svg(cx, rule.id() + ": pages, FBO, Length, BaseVirtualAddress and the access"))
                         .append("<figcaption>").append(esc(fields(cx))).append("</figcaption></figure>\n");
@@ -137,6 +138,26 @@ public final class HtmlReport {
         h.append("</section>\n");
         h.append("<script>").append(JS).append("</script>\n</body>\n</html>\n");
         return h.toString();
+    }
+
+    /**
+     * @param r a report
+     * @return PAGE_SIZE of the run's adapter ({@code provider.adapterInfo.pageSize}), or null when the report lacks it
+     */
+    static java.math.BigInteger pageSize(RunReport r) {
+        if (r.provider() == null || r.provider().adapterInfo() == null) {
+            return null;
+        }
+        Object v = r.provider().adapterInfo().get("pageSize");
+        if (v instanceof Number || v instanceof String) {
+            try {
+                java.math.BigInteger b = new java.math.BigInteger(v.toString());
+                return b.signum() > 0 ? b : null;
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        return null;
     }
 
     private static boolean hasSection(RunReport.RuleReport rule) {
@@ -225,6 +246,7 @@ public final class HtmlReport {
             svg .page{fill:#e3eaf3;stroke:#5c7a99;stroke-width:1}svg .page-label{font-size:10px;fill:#5c7a99}
             svg .region{fill:#66bb6a;fill-opacity:.55;stroke:#2e7d32}svg .fbo{stroke:#1565c0;stroke-width:2;stroke-dasharray:4 2}
             svg .access{fill:#e53935;fill-opacity:.8;stroke:#b71c1c}svg .access-guide{stroke:#e53935;stroke-dasharray:2 2}svg .label{font-size:11px;fill:#333;font-family:ui-monospace,monospace}
+            svg .bva{stroke:#6a1b9a;stroke-width:1.5}svg .bva-marker{fill:#6a1b9a}
             figcaption{font-size:12px;color:#555}
             """;
 

@@ -103,10 +103,21 @@ public final class RegionDrawing {
         // FBO
         s.append(String.format(Locale.ROOT, "<line class=\"fbo\" x1=\"%.1f\" y1=\"30\" x2=\"%.1f\" y2=\"92\"/>", r0, r0));
         s.append(String.format(Locale.ROOT, "<text class=\"label\" x=\"%.1f\" y=\"24\">FBO %s</text>", clampText(r0), hex(fbo)));
+        s.append(String.format(Locale.ROOT, "<text class=\"label page-size\" x=\"%.1f\" y=\"24\">PAGE_SIZE %s</text>",
+                (double) LEFT + SPAN - 130, hex(pageSize)));
         s.append(String.format(Locale.ROOT, "<text class=\"label\" x=\"%.1f\" y=\"106\">Length %s</text>", clampText(r0), hex(length)));
         if (base != null) {
-            s.append(String.format(Locale.ROOT, "<text class=\"label\" x=\"%.1f\" y=\"120\">%s %s</text>", clampText(r0),
-                    cx.get("BaseVirtualAddress").isPresent() ? "BaseVirtualAddress" : "VA", hex(base)));
+            // BaseVirtualAddress (or the MDL's VA) marks where its offset in a page puts byte 0 of the region: at FBO
+            // when the two agree (MR-FR-4), elsewhere in page 0 when they do not
+            BigInteger inPage = base.mod(pageSize);
+            double b = x(inPage, dlo, dspan);
+            String name = cx.get("BaseVirtualAddress").isPresent() ? "BaseVirtualAddress" : "VA";
+            s.append(String.format(Locale.ROOT, "<line class=\"bva\" x1=\"%.1f\" y1=\"34\" x2=\"%.1f\" y2=\"112\"/>", b, b));
+            s.append(String.format(Locale.ROOT, "<path class=\"bva-marker\" d=\"M%.1f,112 l-4,7 l8,0 z\"/>", b));
+            String label = name + " " + hex(base) + (inPage.equals(fbo.mod(pageSize)) ? ""
+                    : " (mod PAGE_SIZE " + hex(inPage) + ", not FBO)");
+            s.append(String.format(Locale.ROOT, "<text class=\"label bva-label\" x=\"%.1f\" y=\"120\">%s</text>",
+                    clampText(b + 6), HtmlReport.esc(label)));
         }
         // access
         if (accStart != null) {

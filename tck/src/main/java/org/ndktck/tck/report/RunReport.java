@@ -1,6 +1,8 @@
 package org.ndktck.tck.report;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 import java.util.List;
 import java.util.Map;
@@ -13,7 +15,10 @@ import java.util.Map;
  * @param format          the report format, {@value #FORMAT}
  * @param kit             the kit that ran
  * @param provider        the provider under test, its settings and NDK_ADAPTER_INFO
- * @param seed            the run seed (a signed 64-bit value); every property's seed derives from it
+ * @param seed            the run seed (a signed 64-bit value); every property's seed derives from it. A random
+ *                        seed is drawn in [0, 2^53), so it is exact in JSON readers that hold numbers as doubles
+ *                        (jq, JavaScript); a seed given with {@code --seed} may be any long: read
+ *                        {@link #seedText()} for the exact decimal in every case
  * @param seedGiven       whether the user chose the seed ({@code --seed})
  * @param profile         smoke, standard or deep
  * @param tries           the {@code --tries} override, or null
@@ -34,6 +39,7 @@ import java.util.Map;
  * @param properties      every property that ran (or was skipped), in execution order
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
+@JsonPropertyOrder({"format", "kit", "provider", "seed", "seedText", "seedGiven"})
 public record RunReport(String format, Kit kit, Provider provider, long seed, boolean seedGiven, String profile,
                         Integer tries, double timeoutFactor, boolean strict, String rulesPattern, ShardInfo shard,
                         List<ShardInfo> mergedShards, String startedAt, long durationMillis, double triesPerSecond,
@@ -42,6 +48,17 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
 
     /** Value of {@link #format()}. */
     public static final String FORMAT = "ndk-tck-report/1";
+
+    /**
+     * The run seed as an exact decimal string (field {@code seedText} of report.json, written, not read):
+     * {@code jq -r .seedText report.json} gives the value to pass to {@code --seed} whatever the seed.
+     *
+     * @return {@link #seed()} in decimal
+     */
+    @JsonProperty(value = "seedText", access = JsonProperty.Access.READ_ONLY)
+    public String seedText() {
+        return Long.toString(seed);
+    }
 
     /** Normalizes null lists. */
     public RunReport {
@@ -68,7 +85,8 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
      * @param jars             the {@code --provider-jar} entries
      * @param settings         every setting in effect, defaults included
      * @param settingsGiven    the {@code --set} pairs as given
-     * @param adapterInfo      NDK_ADAPTER_INFO: version as "1.2", flags as numbers and {@code adapterFlagsHex}
+     * @param adapterInfo      NDK_ADAPTER_INFO: version as "1.2", flags as numbers and {@code adapterFlagsHex}, and
+     *                         {@code pageSize}, the adapter's PAGE_SIZE in bytes (the drawings of report.html use it)
      * @param adapterInfoError why the adapter info could not be read, or null
      */
     @JsonIgnoreProperties(ignoreUnknown = true)

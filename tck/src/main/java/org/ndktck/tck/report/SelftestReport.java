@@ -1,6 +1,8 @@
 package org.ndktck.tck.report;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 import java.util.List;
 
@@ -23,11 +25,20 @@ import java.util.List;
  * @param exitCode            0 when every fault was caught and every legal provider passed, else 1
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
+@JsonPropertyOrder({"format", "kitVersion", "seed", "seedText"})
 public record SelftestReport(String format, String kitVersion, long seed, String profile, Integer tries, double timeoutFactor,
                              long faultBoundMillis, List<FaultRow> faults, List<LegalRow> legal, int caught,
                              Long medianCatchMillis, long durationMillis, int exitCode) {
     /** Value of {@link #format()}. */
     public static final String FORMAT = "ndk-tck-selftest/1";
+
+    /**
+     * @return {@link #seed()} as an exact decimal string (field {@code seedText} of selftest.json, written, not read)
+     */
+    @JsonProperty(value = "seedText", access = JsonProperty.Access.READ_ONLY)
+    public String seedText() {
+        return Long.toString(seed);
+    }
 
     /**
      * @param provider          the fault's provider name

@@ -33,8 +33,8 @@ public final class Console implements KitExecution.Progress {
     private final boolean quiet;
     private final long start = System.nanoTime();
     private final Map<String, Integer> remaining = new HashMap<>();
-    private final int totalRules;
-    private int doneRules;
+    private final int totalProperties;
+    private int doneProperties;
     private volatile String current = "";
     private int lastWidth;
     private long lastTick;
@@ -57,7 +57,7 @@ public final class Console implements KitExecution.Progress {
                 }
             }
         }
-        this.totalRules = remaining.size();
+        this.totalProperties = planned.size();
     }
 
     /** @return LINE when standard output is a terminal, else PLAIN */
@@ -85,23 +85,16 @@ public final class Console implements KitExecution.Progress {
 
     @Override
     public synchronized void finished(PropertyOutcome o) {
-        for (String r : o.property().ruleIds()) {
-            Integer left = remaining.get(r);
-            if (left != null) {
-                remaining.put(r, left - 1);
-                if (left - 1 == 0) {
-                    doneRules++;
-                }
-            }
-        }
+        doneProperties++;
         String status = switch (o.status()) {
             case "SUCCESSFUL" -> "ok";
             case "FAILED" -> "FAILED";
             case PropertyOutcome.TIMED_OUT -> "TIMED OUT";
             default -> o.notApplicable() ? "not applicable" : o.status().toLowerCase(Locale.ROOT);
         };
-        String line = String.format(Locale.ROOT, "[%3d/%d rules] %-9s %s  %s  %d tries  %.1f s  (elapsed %s)",
-                doneRules, totalRules, status, String.join(",", o.property().ruleIds()), o.property().propertyId(),
+        int width = Integer.toString(totalProperties).length();
+        String line = String.format(Locale.ROOT, "[%" + width + "d/%d properties] %-9s %s  %s  %d tries  %.1f s  (elapsed %s)",
+                Math.min(doneProperties, totalProperties), totalProperties, status, String.join(",", o.property().ruleIds()), o.property().propertyId(),
                 o.tries(), o.durationMillis() / 1000.0, elapsed());
         if (mode == Mode.PLAIN) {
             out.println(line);
@@ -126,14 +119,15 @@ public final class Console implements KitExecution.Progress {
     public synchronized void done() {
         if (mode == Mode.LINE) {
             clear();
-        } else if (mode == Mode.PLAIN && totalRules > 0) {
+        } else if (mode == Mode.PLAIN && totalProperties > 0) {
             out.println();
         }
     }
 
     private void redraw() {
         lastTick = System.nanoTime();
-        String s = String.format(Locale.ROOT, "[%d/%d rules] %s  %s", doneRules, totalRules, elapsed(), current);
+        String s = String.format(Locale.ROOT, "[%d/%d properties] %s  %s", Math.min(doneProperties, totalProperties),
+                totalProperties, elapsed(), current);
         if (s.length() > 118) {
             s = s.substring(0, 117) + "\u2026";
         }
@@ -156,7 +150,8 @@ public final class Console implements KitExecution.Progress {
     }
 
     /**
-     * Prints the table, the failures and the summary of a report.
+     * Prints the table, the failures and the summary of a report; NOT_TESTABLE and UNTESTED rules are
+     * collapsed into one count line each.
      *
      * @param out       where
      * @param r         the report
@@ -164,24 +159,53 @@ public final class Console implements KitExecution.Progress {
      * @param quiet     whether to print only failing rules
      */
     public static void results(PrintStream out, RunReport r, Path reportDir, boolean quiet) {
+        results(out, r, reportDir, quiet, false);
+    }
+
+    /**
+     * Prints the table, the failures and the summary of a report.
+     *
+     * @param out       where
+     * @param r         the report
+     * @param reportDir where the reports were written, or null
+     * @param quiet     whether to print only failing rules
+     * @param verbose   whether the table lists every rule ({@code --verbose}); otherwise NOT_TESTABLE and
+     *                  UNTESTED rules are collapsed into one count line each, which agrees with the summary
+     */
+    public static void results(PrintStream out, RunReport r, Path reportDir, boolean quiet, boolean verbose) {
         List<RunReport.RuleReport> rows = r.rules().stream()
-                .filter(x -> quiet ? isFinding(x) : (x.selected() && !x.verdict().equals("NOT_TESTABLE")) || isFinding(x)).toList();
-        long hidden = quiet ? 0 : r.rules().stream().filter(x -> x.selected() && x.verdict().equals("NOT_TESTABLE")).count();
+                .filter(x -> quiet ? isFinding(x) : verbose || !COLLAPSED.contains(x.verdict()) || isFinding(x)).toList();
         if (!rows.isEmpty()) {
             int w = Math.max(4, rows.stream().mapToInt(x -> x.id().length()).max().orElse(4));
-            out.printf(Locale.ROOT, "%-" + w + "s  %-11s  %-14s  %8s  %8s  %s%n", "RULE", "STRENGTH", "VERDICT", "TRIES", "TIME", "NOTE");
+            String head = String.format(Locale.ROOT, "%-" + w + "s  %-11s  %-14s  %8s  %8s  ", "RULE", "STRENGTH", "VERDICT", "TRIES", "TIME");
+            out.println(head + "NOTE");
+            int noteWidth = Math.max(40, TABLE_WIDTH - head.length());
             for (RunReport.RuleReport x : rows) {
-                String note = x.verdict().equals("PASS") ? "" : firstLine(x.message());
-                if (note.length() > 70) {
-                    note = note.substring(0, 69) + "\u2026";
-                }
+                String note = x.verdict().equals("PASS") ? "" : withoutRulePrefix(x.id(), firstLine(x.message()));
+                List<String> parts = wrap(note, noteWidth, 3);
                 out.printf(Locale.ROOT, "%-" + w + "s  %-11s  %-14s  %8d  %7.2fs  %s%n", x.id(), x.strength().replace('_', ' '),
-                        x.verdict(), x.tries(), x.durationMillis() / 1000.0, note);
+                        x.verdict(), x.tries(), x.durationMillis() / 1000.0, parts.isEmpty() ? "" : parts.get(0));
+                for (int i = 1; i < parts.size(); i++) {
+                    out.println(" ".repeat(head.length()) + parts.get(i));
+                }
             }
-            if (hidden > 0) {
-                out.println("(" + hidden + " NOT_TESTABLE rules not shown: consumer obligations the kit honours, informational, "
-                        + "or not observable from outside; report.html lists them)");
+        }
+        if (!quiet && !verbose) {
+            long notTestable = r.rules().stream().filter(x -> x.verdict().equals("NOT_TESTABLE")).count();
+            long untested = r.rules().stream().filter(x -> x.verdict().equals("UNTESTED")).count();
+            long notSelected = r.rules().stream().filter(x -> x.verdict().equals("UNTESTED") && !x.selected()).count();
+            if (notTestable > 0) {
+                out.println("(" + notTestable + " NOT_TESTABLE " + plural(notTestable, "rule", "rules") + " not shown: consumer "
+                        + "obligations the kit honours, informational, or not observable from outside; see report.html or --verbose)");
             }
+            if (untested > 0) {
+                String why = notSelected == untested ? ": not selected in this run"
+                        : notSelected > 0 ? " (" + notSelected + " of them not selected in this run)" : "";
+                out.println("(" + untested + " UNTESTED " + plural(untested, "rule", "rules") + " not shown" + why
+                        + "; see report.html or --verbose)");
+            }
+        }
+        if (!rows.isEmpty() || !quiet) {
             out.println();
         }
         for (RunReport.RuleReport x : r.rules()) {
@@ -212,6 +236,74 @@ public final class Console implements KitExecution.Progress {
         }
         out.println("Result: " + (r.exitCode() == 0 ? "PASS" : "FAIL") + " (exit " + r.exitCode() + ")"
                 + (r.exitCode() != 0 && r.strict() && s.failed() == 0 ? ": ADVISORY fails under --strict" : ""));
+    }
+
+    /**
+     * @param id   the row's rule
+     * @param note a message's first line
+     * @return the line without a leading {@code [ID] STRENGTH:} or {@code ID:} (the row names the rule already)
+     */
+    static String withoutRulePrefix(String id, String note) {
+        String q = java.util.regex.Pattern.quote(id);
+        return note.replaceFirst("^\\[" + q + "\\]\\s*(?:(?:MUST|SHOULD|MAY)(?: NOT)?\\s*:)?\\s*", "")
+                .replaceFirst("^" + q + ":\\s+", "");
+    }
+
+    /** Verdicts collapsed into a count line unless {@code --verbose}. */
+    private static final Set<String> COLLAPSED = Set.of("NOT_TESTABLE", "UNTESTED");
+
+    /** Width the table's NOTE column wraps to (the whole line, in characters). */
+    static final int TABLE_WIDTH = 140;
+
+    /**
+     * @param n     a count
+     * @param one   the singular
+     * @param many  the plural
+     * @return {@code one} when n is 1, else {@code many}
+     */
+    static String plural(long n, String one, String many) {
+        return n == 1 ? one : many;
+    }
+
+    /**
+     * Wraps text at spaces into lines of at most {@code width} characters (a word longer than that gets a line of
+     * its own), at most {@code maxLines} lines; when text is left over the last line ends with an ellipsis after
+     * a whole word.
+     *
+     * @param text     the text (one line)
+     * @param width    characters per line, &gt; 0
+     * @param maxLines lines at most, &gt; 0
+     * @return the lines, empty for empty text
+     */
+    static List<String> wrap(String text, int width, int maxLines) {
+        List<String> lines = new java.util.ArrayList<>();
+        if (text == null || text.isBlank()) {
+            return lines;
+        }
+        StringBuilder cur = new StringBuilder();
+        String[] words = text.trim().split("\\s+");
+        int i = 0;
+        for (; i < words.length; i++) {
+            String word = words[i];
+            if (cur.length() > 0 && cur.length() + 1 + word.length() > width) {
+                lines.add(cur.toString());
+                cur.setLength(0);
+                if (lines.size() == maxLines) {
+                    break;
+                }
+            }
+            if (cur.length() > 0) {
+                cur.append(' ');
+            }
+            cur.append(word);
+        }
+        if (lines.size() < maxLines && cur.length() > 0) {
+            lines.add(cur.toString());
+        } else if (i < words.length) {
+            String last = lines.get(lines.size() - 1);
+            lines.set(lines.size() - 1, last + " \u2026");
+        }
+        return lines;
     }
 
     private static boolean isFinding(RunReport.RuleReport x) {

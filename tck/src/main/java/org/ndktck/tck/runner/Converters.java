@@ -25,6 +25,39 @@ final class Converters {
         }
     }
 
+    /**
+     * One {@code --set KEY=VALUE}: the key must be non-empty and the value may be empty. Checked here so that a
+     * missing '=' gets one clear line (picocli's own map message doubles a word).
+     */
+    static final class SettingConverter implements CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            int eq = value.indexOf('=');
+            if (eq < 0) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not KEY=VALUE (e.g. completion=pending)");
+            }
+            if (value.substring(0, eq).isBlank()) {
+                throw new CommandLine.TypeConversionException("'" + value + "' has no KEY before '=' (e.g. completion=pending)");
+            }
+            return value;
+        }
+    }
+
+    /**
+     * @param pairs {@code KEY=VALUE} strings checked by {@link SettingConverter}, in order
+     * @return key to value; a later pair of one key wins
+     */
+    static java.util.Map<String, String> settings(java.util.List<String> pairs) {
+        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+        if (pairs != null) {
+            for (String p : pairs) {
+                int eq = p.indexOf('=');
+                m.put(p.substring(0, eq).trim(), p.substring(eq + 1));
+            }
+        }
+        return m;
+    }
+
     /** A profile name: smoke, standard or deep, any case. */
     static final class ProfileConverter implements CommandLine.ITypeConverter<org.ndktck.tck.harness.TckConfig.Profile> {
         @Override

@@ -67,7 +67,7 @@ public record Exclusions(List<Entry> entries) {
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {
-            throw new UsageException("cannot read exclusions file " + file + ": " + e.getMessage(),
+            throw new UsageException("cannot read exclusions file " + file + ": " + ioReason(file, e),
                     "pass a readable file of lines 'RULE-ID | YYYY-MM-DD | reason'");
         }
         List<Entry> entries = new ArrayList<>();
@@ -123,5 +123,27 @@ public record Exclusions(List<Entry> entries) {
      */
     public List<Entry> expired(LocalDate today) {
         return entries.stream().filter(e -> e.expired(today)).toList();
+    }
+
+    /**
+     * @param file the file
+     * @param e    what reading it threw
+     * @return why it could not be read, in words (the JDK's messages of these exceptions are just the path)
+     */
+    static String ioReason(Path file, Exception e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        if (Files.isDirectory(file)) {
+            return "it is a directory";
+        }
+        if (e instanceof java.nio.charset.MalformedInputException || e instanceof java.nio.charset.CharacterCodingException) {
+            return "not UTF-8 text";
+        }
+        String m = e.getMessage();
+        return m == null || m.isBlank() || m.equals(file.toString()) ? e.getClass().getSimpleName() : m;
     }
 }

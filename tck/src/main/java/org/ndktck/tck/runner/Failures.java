@@ -48,6 +48,35 @@ public final class Failures {
         return out;
     }
 
+    /**
+     * @param t      a failure, or null
+     * @param ruleId a rule
+     * @return the message of the first {@link RuleViolation} of that rule in it (itself, causes, suppressed), if any
+     */
+    public static java.util.Optional<String> violationMessage(Throwable t, String ruleId) {
+        return find(t, ruleId, new IdentityHashMap<>());
+    }
+
+    private static java.util.Optional<String> find(Throwable t, String ruleId, Map<Throwable, Boolean> seen) {
+        if (t == null || seen.put(t, Boolean.TRUE) != null) {
+            return java.util.Optional.empty();
+        }
+        if (t instanceof RuleViolation rv && ruleId.equals(rv.ruleId()) && rv.getMessage() != null) {
+            return java.util.Optional.of(rv.getMessage());
+        }
+        java.util.Optional<String> c = find(t.getCause(), ruleId, seen);
+        if (c.isPresent()) {
+            return c;
+        }
+        for (Throwable s : t.getSuppressed()) {
+            java.util.Optional<String> m = find(s, ruleId, seen);
+            if (m.isPresent()) {
+                return m;
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     private static void collect(Throwable t, Set<String> out, Map<Throwable, Boolean> seen) {
         if (t == null || seen.put(t, Boolean.TRUE) != null) {
             return;

@@ -13,7 +13,6 @@ import org.ndktck.tck.report.Summaries;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -87,7 +86,7 @@ public final class KitRunner {
     public static Prepared prepare(Options o) {
         ClassLoader loader = ProviderLoader.classLoader(o.providerJars());
         NdkProvider provider = ProviderLoader.find(o.provider(), loader);
-        long seed = o.seed() != null ? o.seed() : new SecureRandom().nextLong();
+        long seed = o.seed() != null ? o.seed() : TckConfig.randomSeed();
         o.settings().keySet().forEach(SettingKeys::register);
         TckConfig config = new TckConfig(o.provider(), new TreeMap<>(o.settings()), seed, o.seed() != null, o.profile(),
                 Optional.ofNullable(o.tries()), o.timeoutFactor());
@@ -163,6 +162,7 @@ public final class KitRunner {
             p.put(TckConfig.TRIES, Integer.toString(o.tries()));
         }
         p.put(TckConfig.TIMEOUT_FACTOR, Double.toString(o.timeoutFactor()));
+        p.put(org.ndktck.tck.harness.ConfigCapture.PRINT_SEED, "false");
         p.put("jqwik.reporting.onlyfailures", "true");
         p.put("jqwik.reporting.usejunitplatform", "true");
         p.put("jqwik.database", o.reportDir().resolve("jqwik-database").toString());
@@ -266,8 +266,7 @@ public final class KitRunner {
             l.add("kit          ndk-tck " + KitVersion.get() + ", catalog of " + catalog.rules().size() + " rules, "
                     + all.size() + " properties" + (options.kitPackage().equals(KitDiscovery.KIT_PACKAGE) ? ""
                     : " in " + options.kitPackage()));
-            l.add("provider     " + options.provider() + " (" + provider.getClass().getName() + ")"
-                    + (provider.description().equals(provider.name()) ? "" : ": " + provider.description()));
+            l.add("provider     " + providerLine());
             if (!options.providerJars().isEmpty()) {
                 l.add("jars         " + options.providerJars().stream().map(Path::toString).collect(Collectors.joining(", ")));
             }
@@ -286,7 +285,8 @@ public final class KitRunner {
             String sel = selected.size() + " of " + catalog.rules().size() + " rules selected"
                     + (options.rules() == null ? "" : " by --rules " + options.rules())
                     + (options.shard() == null ? "" : " in shard " + options.shard())
-                    + "; " + runRules.size() + " with properties to run (" + planned.size() + " properties)";
+                    + "; " + runRules.size() + " with properties to run (" + planned.size() + " "
+                    + Console.plural(planned.size(), "property", "properties") + ")";
             l.add("rules        " + sel);
             for (Exclusions.Entry e : exclusions.expired(options.today())) {
                 l.add("exclusion    EXPIRED on " + e.expires() + ", ignored: " + e.pattern() + " (" + e.reason() + ")");
@@ -294,6 +294,21 @@ public final class KitRunner {
             excluded.forEach((id, e) -> l.add("exclusion    " + id + " excluded until " + e.expires() + ": " + e.reason()));
             l.add("report dir   " + options.reportDir());
             return l;
+        }
+
+        /**
+         * @return the provider's name and what it is: for a fault or legal provider of the catalogue its
+         *     description (they are variants of the reference provider, whose class says nothing), else its class
+         *     and description
+         */
+        String providerLine() {
+            String name = options.provider();
+            boolean variant = provider.name().startsWith("fault:") || provider.name().startsWith("legal:");
+            boolean described = !provider.description().equals(provider.name());
+            if (variant) {
+                return name + (described ? ": " + provider.description() : "");
+            }
+            return name + " (" + provider.getClass().getName() + ")" + (described ? ": " + provider.description() : "");
         }
 
         private Map<String, String> effectiveSettings() {
@@ -389,7 +404,15 @@ public final class KitRunner {
                 // whatever happened, the report below is still written, with every rule and a note on the breakdown
                 notes.add("the run broke down: " + Failures.describe(e));
             }
-            RunReport report = report(result, notes, startedAt, (System.nanoTime() - start) / 1_000_000);
+            RunReport report;
+            try {
+                report = report(result, notes, startedAt, (System.nanoTime() - start) / 1_000_000);
+            } catch (RuntimeException | LinkageError e) {
+                // the outcomes could not be judged (a broken outcome, a provider whose adapter info throws): still
+                // write a report, with every rule and a note, rather than none
+                notes.add("the report of the outcomes could not be built: " + Failures.describe(e));
+                report = report(null, notes, startedAt, (System.nanoTime() - start) / 1_000_000);
+            }
             if (!written.compareAndSet(false, true)) {
                 return report;
             }
@@ -419,8 +442,11 @@ public final class KitRunner {
                 notes.addAll(result.notes());
             }
             notes.addAll(extraNotes);
+            ProviderLoader.AdapterInfoResult info = adapterInfo();
             List<RunReport.RuleReport> rules = Verdicts.compute(catalog, selected, excluded, byRule, outcomes,
-                    result == null ? List.of() : result.advisories(), this::replay);
+                    result == null ? List.of() : result.advisories(), this::replay,
+                    rule -> info.info() == null ? Optional.empty()
+                            : org.ndktck.tck.harness.Capabilities.missing(rule.requires(), info.info()));
             long tries = outcomes.stream().mapToLong(PropertyOutcome::tries).sum();
             long propMillis = outcomes.stream().mapToLong(PropertyOutcome::durationMillis).sum();
             List<RunReport.PropertyReport> props = outcomes.stream().map(o -> new RunReport.PropertyReport(
@@ -431,7 +457,7 @@ public final class KitRunner {
             RunReport.Provider prov = new RunReport.Provider(options.provider(), provider.getClass().getName(),
                     provider.description(), options.providerJars().stream().map(Path::toString).toList(),
                     effectiveSettings(), options.settings(),
-                    ai.info() == null ? Map.of() : AdapterInfoView.toMap(ai.info()), ai.error());
+                    ai.info() == null ? Map.of() : adapterInfoMap(ai), ai.error());
             List<RunReport.ExclusionNote> ex = exclusions.entries().stream().map(e -> new RunReport.ExclusionNote(
                     e.pattern(), e.expires().toString(), e.reason(), e.expired(options.today()))).toList();
             return new RunReport(RunReport.FORMAT,
@@ -442,6 +468,17 @@ public final class KitRunner {
                     List.of(), startedAt.toString(), wallMillis, Summaries.rate(tries, propMillis),
                     Summaries.summarize(rules, tries, propMillis), ex, notes, replay(null),
                     Summaries.exitCode(rules, options.strict()), rules, props);
+        }
+
+        /** NDK_ADAPTER_INFO for the report, plus {@code pageSize}: PAGE_SIZE of the adapter in bytes. */
+        private Map<String, Object> adapterInfoMap(ProviderLoader.AdapterInfoResult ai) {
+            Map<String, Object> m = new LinkedHashMap<>(AdapterInfoView.toMap(ai.info()));
+            try {
+                m.put("pageSize", Integer.toUnsignedLong(put.pageSize()));
+            } catch (RuntimeException e) {
+                // no page size: the drawings assume 4096
+            }
+            return m;
         }
 
         private static String blankToNull(String s) {

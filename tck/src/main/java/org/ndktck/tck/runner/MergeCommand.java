@@ -40,6 +40,10 @@ public final class MergeCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "Print only failures and the summary.")
     boolean quiet;
 
+    @Option(names = {"--verbose", "--all"}, description = "List every rule in the table, NOT_TESTABLE and UNTESTED ones too "
+            + "(by default they are counted in one line each).")
+    boolean verbose;
+
     @Override
     public Integer call() {
         List<RunReport> reports = new ArrayList<>();
@@ -72,7 +76,7 @@ public final class MergeCommand implements Callable<Integer> {
                     + " of provider " + merged.provider().name() + ", seed " + merged.seed());
             parent.out.println();
         }
-        Console.results(parent.out, merged, reportDir, quiet);
+        Console.results(parent.out, merged, reportDir, quiet, verbose);
         return merged.exitCode();
     }
 }

@@ -37,6 +37,9 @@ public final class NdkTckCommand implements Callable<Integer> {
     /** Exit code: internal error of the kit. */
     public static final int INTERNAL = 3;
 
+    /** Held so the level set in {@link #main} stays (java.util.logging keeps loggers weakly). */
+    private static final java.util.logging.Logger JQWIK_LOG = java.util.logging.Logger.getLogger("net.jqwik");
+
     @Spec
     CommandSpec spec;
 
@@ -60,6 +63,9 @@ public final class NdkTckCommand implements Callable<Integer> {
      * @param args the arguments
      */
     public static void main(String[] args) {
+        // jqwik logs INFO lines (edge cases outnumbering tries) through java.util.logging onto the console;
+        // the runner's own output says what matters. Warnings still show.
+        JQWIK_LOG.setLevel(java.util.logging.Level.WARNING);
         int code;
         try {
             code = execute(args, System.out, System.err);

@@ -139,7 +139,12 @@ public final class ProviderLoader {
             } catch (RuntimeException ignored) {
                 // only for the hint
             }
-            throw new UsageException(e.getMessage(), keys.isEmpty() ? "check the --set KEY=VALUE pairs"
+            String message = e.getMessage();
+            if (!keys.isEmpty()) {
+                // the hint lists the provider's settings once, sorted; drop a list the provider's message repeats
+                message = message.replaceAll("[:;,]?\\s*known settings are [^;()]*$", "");
+            }
+            throw new UsageException(message, keys.isEmpty() ? "check the --set KEY=VALUE pairs"
                     : "settings of this provider: " + keys + "; ./ndk-tck run --help");
         } finally {
             t.setContextClassLoader(before);

@@ -18,7 +18,8 @@ import java.util.concurrent.Callable;
 
 /** {@code ndk-tck rules}: lists the rule catalog, with the kit's properties for each rule. */
 @Command(name = "rules", mixinStandardHelpOptions = true, versionProvider = NdkTckCommand.Version.class, sortOptions = false,
-        description = {"Lists the rule catalog: ID, strength, how the kit checks it, the kit's properties for it, and the title.",
+        description = {"Lists the rule catalog: ID, strength, how the kit checks it, the number of the kit's properties for it "
+                + "and the title, then one line 'property Class#method' for each of those properties.",
                 "With --json: {\"kitVersion\", \"rules\": [every field of each rule + \"properties\"], \"ambiguities\": [...]}.", ""})
 public final class RulesCommand implements Callable<Integer> {
     @ParentCommand
@@ -63,8 +64,11 @@ public final class RulesCommand implements Callable<Integer> {
                 group = r.group();
                 parent.out.println("# " + group);
             }
+            List<PropertyInfo> props = byRule.getOrDefault(r.id(), List.of());
             parent.out.printf(Locale.ROOT, "%-" + w + "s  %-11s  %-23s  %5d  %s%n", r.id(), r.strength().words(), r.check(),
-                    byRule.getOrDefault(r.id(), List.of()).size(), r.title());
+                    props.size(), r.title());
+            // the kit's properties for the rule, one per line under it
+            props.stream().map(PropertyInfo::propertyId).distinct().forEach(p -> parent.out.println(" ".repeat(w + 2) + "property " + p));
         }
         long needing = list.stream().filter(Rule::needsProperty).count();
         long covered = list.stream().filter(r -> r.needsProperty() && byRule.containsKey(r.id())).count();

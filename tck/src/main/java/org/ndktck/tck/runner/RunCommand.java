@@ -10,9 +10,7 @@ import picocli.CommandLine.ParentCommand;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code ndk-tck run}: runs the kit against one provider and writes the reports. */
@@ -35,8 +33,9 @@ public final class RunCommand implements Callable<Integer> {
     List<Path> providerJars = new ArrayList<>();
 
     @Option(names = "--set", paramLabel = "KEY=VALUE", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            converter = Converters.SettingConverter.class,
             description = "Provider setting, handed to the provider; repeatable (e.g. completion=pending).")
-    Map<String, String> settings = new LinkedHashMap<>();
+    List<String> settings = new ArrayList<>();
 
     @Option(names = "--rules", paramLabel = "PATTERN", split = ",",
             description = "Rule IDs or globs, comma-separated (e.g. MR-FR-*,GEN-CB-1). Default: every rule.")
@@ -74,6 +73,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "Print only failures and the summary.")
     boolean quiet;
 
+    @Option(names = {"--verbose", "--all"}, description = "List every rule in the table, NOT_TESTABLE and UNTESTED ones too "
+            + "(by default they are counted in one line each).")
+    boolean verbose;
+
     @Option(names = "--kit-package", hidden = true, description = "Package of the properties to run (for the kit's own tests).")
     String kitPackage = System.getProperty("ndk.tck.runner.kitPackage", KitDiscovery.KIT_PACKAGE);
 
@@ -89,7 +92,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        KitRunner.Options o = new KitRunner.Options(provider, providerJars, settings,
+        KitRunner.Options o = new KitRunner.Options(provider, providerJars, Converters.settings(settings),
                 rules == null ? null : String.join(",", rules), profile, tries, seed, timeoutFactor, strict, exclusions,
                 shard == null ? null : Shard.parse(shard), reportDir, kitPackage,
                 propertyTimeoutSeconds == null ? null : Math.max(1, Math.round(propertyTimeoutSeconds * 1000)), today);
@@ -98,7 +101,7 @@ public final class RunCommand implements Callable<Integer> {
         console.configuration(p.configurationLines());
         RunReport r = p.execute(console, 0, true);
         console.done();
-        Console.results(parent.out, r, reportDir, quiet);
+        Console.results(parent.out, r, reportDir, quiet, verbose);
         return r.exitCode();
     }
 }

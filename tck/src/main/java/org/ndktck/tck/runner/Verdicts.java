@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -27,6 +28,9 @@ import java.util.function.Function;
  *   <li>else a SHOULD-level finding ({@code RunLedger.advisory}) for the rule: ADVISORY;</li>
  *   <li>else at least one property passed: PASS;</li>
  *   <li>else every property was skipped as not applicable: NOT_APPLICABLE with the reason;</li>
+ *   <li>else the rule {@code requires} a capability the adapter lacks (checked here too, so a rule with no
+ *       property, or whose properties did not run, is gated like one whose properties were skipped):
+ *       NOT_APPLICABLE with the reason;</li>
  *   <li>else (no property ran): NOT_TESTABLE when the catalog says the rule is not black-box testable,
  *       a consumer obligation or informational; UNTESTED otherwise, with the reason (no property, not
  *       selected, aborted, abandoned by a time bound).</li>
@@ -56,6 +60,32 @@ public final class Verdicts {
                                                      List<PropertyOutcome> outcomes,
                                                      List<RunLedger.Advisory> advisories,
                                                      Function<String, String> replay) {
+        return compute(catalog, selected, excluded, byRule, outcomes, advisories, replay, r -> Optional.empty());
+    }
+
+    /**
+     * As {@link #compute(RuleCatalog, Set, Map, Map, List, List, Function)}, gating rules on capabilities.
+     *
+     * @param catalog       the rule catalog
+     * @param selected      rules this run covers
+     * @param excluded      rules excluded, with their entry
+     * @param byRule        every property of the kit by rule
+     * @param outcomes      property outcomes of the run
+     * @param advisories    SHOULD-level findings
+     * @param replay        the replay command of one rule
+     * @param notApplicable for a rule, why it does not apply to the adapter under test (a {@code requires}
+     *                      entry the adapter lacks, see {@link org.ndktck.tck.harness.Capabilities#missing}),
+     *                      or empty when it applies
+     * @return one report per catalog rule, in catalog order, then any rule ID a property names that the
+     *     catalog lacks
+     */
+    public static List<RunReport.RuleReport> compute(RuleCatalog catalog, Set<String> selected,
+                                                     Map<String, Exclusions.Entry> excluded,
+                                                     Map<String, List<PropertyInfo>> byRule,
+                                                     List<PropertyOutcome> outcomes,
+                                                     List<RunLedger.Advisory> advisories,
+                                                     Function<String, String> replay,
+                                                     Function<Rule, Optional<String>> notApplicable) {
         Map<String, Rule> rules = new LinkedHashMap<>();
         catalog.rules().forEach(r -> rules.put(r.id(), r));
         Set<String> ids = new LinkedHashSet<>(rules.keySet());
@@ -65,14 +95,15 @@ public final class Verdicts {
         List<RunReport.RuleReport> out = new ArrayList<>();
         for (String id : ids) {
             out.add(one(id, rules.get(id), selected.contains(id), excluded.get(id),
-                    byRule.getOrDefault(id, List.of()), outcomes, advisories, replay));
+                    byRule.getOrDefault(id, List.of()), outcomes, advisories, replay, notApplicable));
         }
         return out;
     }
 
     private static RunReport.RuleReport one(String id, Rule rule, boolean selected, Exclusions.Entry exclusion,
                                             List<PropertyInfo> props, List<PropertyOutcome> outcomes,
-                                            List<RunLedger.Advisory> advisories, Function<String, String> replay) {
+                                            List<RunLedger.Advisory> advisories, Function<String, String> replay,
+                                            Function<Rule, Optional<String>> notApplicable) {
         List<PropertyOutcome> own = outcomes.stream().filter(o -> o.property().ruleIds().contains(id)).toList();
         List<PropertyOutcome> reportedBy = outcomes.stream()
                 .filter(o -> !o.property().ruleIds().contains(id) && Failures.violatedRules(o.failure()).contains(id))
@@ -112,7 +143,9 @@ public final class Verdicts {
                 } else if (failed.size() > 1) {
                     sb.append(f.property().propertyId()).append(": ");
                 }
-                sb.append(f.message() == null || f.message().isBlank() ? f.status() : f.message());
+                // a rule reported by another rule's property: that violation's own message, when the failure carries it
+                String own2 = f.property().ruleIds().contains(id) ? null : Failures.violationMessage(f.failure(), id).orElse(null);
+                sb.append(own2 != null ? own2 : f.message() == null || f.message().isBlank() ? f.status() : f.message());
             }
             if (!adv.isEmpty()) {
                 sb.append("\n\nadvisory: ").append(String.join("\nadvisory: ", adv));
@@ -134,8 +167,13 @@ public final class Verdicts {
             message = skipped.isEmpty() ? null : String.join("\n", skipped);
         } else if (!own.isEmpty() && own.stream().allMatch(PropertyOutcome::notApplicable)) {
             verdict = Verdict.NOT_APPLICABLE;
+            // the skip reason is "NOT_APPLICABLE: ID: why"; the report row names the rule already
             message = own.stream().map(o -> o.message().substring(KitLifecycle.NOT_APPLICABLE.length()))
+                    .map(m -> m.startsWith(id + ": ") ? m.substring(id.length() + 2) : m)
                     .distinct().reduce((a, b) -> a + "\n" + b).orElse("");
+        } else if (rule != null && !rule.requires().isEmpty() && gate(notApplicable, rule).isPresent()) {
+            verdict = Verdict.NOT_APPLICABLE;
+            message = gate(notApplicable, rule).get();
         } else if (!own.isEmpty()) {
             verdict = Verdict.UNTESTED;
             message = "no property completed: " + own.stream().map(o -> o.property().propertyId() + " " + o.status()
@@ -154,6 +192,15 @@ public final class Verdicts {
                 verdict.name(), selected, tries, checks, millis, Summaries.rate(tries, millis), message, counterexample,
                 seed, ran || !props.isEmpty() ? replay.apply(id) : null,
                 props.stream().map(PropertyInfo::propertyId).distinct().toList(), adv);
+    }
+
+    private static Optional<String> gate(Function<Rule, Optional<String>> notApplicable, Rule rule) {
+        try {
+            Optional<String> why = notApplicable.apply(rule);
+            return why == null ? Optional.empty() : why;
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     private static Verdict staticVerdict(Rule rule, List<PropertyInfo> props) {

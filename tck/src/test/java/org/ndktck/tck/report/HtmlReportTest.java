@@ -72,6 +72,55 @@ class HtmlReportTest {
     }
 
     @Test
+    void anIncongruentBaseVirtualAddressIsDrawnWithTheRunsPageSizeAndAMarker() {
+        // MR-FR-4 as the kit reports it: the message says "mod PAGE_SIZE = 0x1", which is no PAGE_SIZE field
+        String message = "[MR-FR-4] MUST: NdkFastRegister(AdapterPageCount=0x00000001, AdapterPageArray=[0x0000800000000000] "
+                + "(1 entries), FBO=0x00000000, Length=0x0000000000001000, BaseVirtualAddress=0x0000000000001001, Flags=0x00000038)\n"
+                + "  expected: BaseVirtualAddress mod PAGE_SIZE = 0x00000001 differs from FBO 0x00000000: never registered";
+        Counterexample parsed = Counterexample.parse(message);
+        assertThat(parsed.get("PAGE_SIZE")).isEmpty();
+        assertThat(parsed.get("Length")).contains(BigInteger.valueOf(0x1000));
+        Counterexample cx = parsed.withDefault("PAGE_SIZE", BigInteger.valueOf(4096));
+        Document svg = Jsoup.parse(RegionDrawing.svg(cx, "MR-FR-4"));
+        Element page = svg.selectFirst("rect.page");
+        Element region = svg.selectFirst("rect.region");
+        assertThat(svg.select("rect.page")).hasSize(1);
+        double pageW = Double.parseDouble(page.attr("width"));
+        assertThat(pageW).as("one page of 0x1000 bytes holds the whole Length 0x1000").isCloseTo(
+                Double.parseDouble(region.attr("width")), org.assertj.core.data.Offset.offset(0.5)).isGreaterThan(600);
+        assertThat(svg.select("text").eachText()).contains("PAGE_SIZE 0x1000")
+                .anyMatch(t -> t.startsWith("BaseVirtualAddress 0x1001 (mod PAGE_SIZE 0x1, not FBO)"));
+        Element bva = svg.selectFirst("line.bva");
+        assertThat(bva).isNotNull();
+        double pageX = Double.parseDouble(page.attr("x"));
+        assertThat(Double.parseDouble(bva.attr("x1")) - pageX).isCloseTo(pageW / 0x1000, org.assertj.core.data.Offset.offset(0.2));
+        assertThat(svg.select("path.bva-marker")).hasSize(1);
+        // a report carries the run's PAGE_SIZE in provider.adapterInfo.pageSize
+        assertThat(HtmlReport.pageSize(SampleReports.sample(false))).isEqualTo(BigInteger.valueOf(4096));
+    }
+
+    @Test
+    void aPeerAccessAsTheHarnessReportsItIsDrawnAtItsAddress() {
+        // the harness's NdkWrite description (NdkSession.peerWrite): an SGE's lower-case length= is not the region's Length
+        String message = "[MR-FR-10] MUST: NdkWrite(peer QP, Sgl=[NdkSge{address=0x0000000000400000, length=0x00000040, "
+                + "token=0x00000011}], RemoteAddress=0x0000000007000200, RemoteToken=0x00000022, Flags=0x00000000) of 64 byte(s) "
+                + "[Access=write, RemoteAddress=0x0000000007000200, AccessLength=0x40]";
+        String sample = "[FrPlan{AdapterPageCount=0x00000002, FBO=0x00000200, Length=0x0000000000001000, "
+                + "BaseVirtualAddress=0x0000000007000200}]";
+        Counterexample cx = Counterexample.parse(message, sample).withDefault("PAGE_SIZE", BigInteger.valueOf(4096));
+        assertThat(cx.get("Length")).contains(BigInteger.valueOf(0x1000));
+        assertThat(cx.get("AccessLength")).contains(BigInteger.valueOf(0x40));
+        assertThat(cx.access()).isEqualTo("write");
+        Document svg = Jsoup.parse(RegionDrawing.svg(cx, "t"));
+        assertThat(svg.select("text").eachText()).anyMatch(t -> t.contains(
+                "write of 0x40 bytes at RemoteAddress 0x7000200 (BaseVirtualAddress + 0x0)"));
+        double access = Double.parseDouble(svg.selectFirst("rect.access").attr("x"));
+        double region = Double.parseDouble(svg.selectFirst("rect.region").attr("x"));
+        assertThat(access).isCloseTo(region, org.assertj.core.data.Offset.offset(0.2));
+        assertThat(Double.parseDouble(svg.selectFirst("line.bva").attr("x1"))).isCloseTo(region, org.assertj.core.data.Offset.offset(0.2));
+    }
+
+    @Test
     void findingsWithoutFieldsGetASectionButNoDrawing() {
         assertThat(DOC.select("article.cx").eachAttr("data-rule")).containsExactly("MR-FR-3", "MR-REG-9", "GEN-CB-2");
         assertThat(DOC.select("article.cx#cx-MR-REG-9 svg")).isEmpty();

@@ -39,6 +39,7 @@ final class SampleReports {
         ai.put("adapterFlagNames", List.of("RDMA_READ_SINK_NOT_REQUIRED"));
         ai.put("frmrPageCount", 256);
         ai.put("maxRegistrationSize", 4294967296L);
+        ai.put("pageSize", 4096);
         RunReport.Provider p = new RunReport.Provider("reference", "org.ndktck.reference.ReferenceProvider", "the reference",
                 List.of(), settings, Map.of("completion", "pending"), ai, null);
         return new RunReport(RunReport.FORMAT, new RunReport.Kit("0.1.0-SNAPSHOT", 9, "org.ndktck.tck.properties"), p, 9, true,

@@ -20,6 +20,8 @@ class RulesExplainTest {
             assertThat(r.out()).contains(rule.id()).contains(rule.title());
         }
         assertThat(r.out()).containsPattern("GEN-CB-1\\s+MUST\\s+PROVIDER_PROPERTY\\s+1\\s");
+        // the property itself is named under its rule
+        assertThat(r.out()).containsPattern("GEN-CB-1 [^\\n]*\\n\\s+property \\w+#\\w+");
         Cli.Result f = Cli.run("rules", "--rules", "MR-*", "--kit-package", Cli.PROBES);
         assertThat(f.out()).contains("MR-CREATE-2").doesNotContain("GEN-CB-1 ");
     }

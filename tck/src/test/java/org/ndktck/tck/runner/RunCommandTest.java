@@ -203,9 +203,39 @@ class RunCommandTest {
     }
 
     @Test
-    void plainProgressPrintsOneLinePerPropertyWithRulesDoneOutOfTotal() {
+    void plainProgressPrintsOneLinePerPropertyWithPropertiesDoneOutOfTotal() throws IOException {
         Cli.Result r = Cli.probeRun(tmp, "--tries", "5");
-        assertThat(r.out()).contains("[  1/3 rules]").contains("[  3/3 rules]").contains("elapsed");
+        assertThat(r.out()).contains("[1/3 properties]").contains("[2/3 properties]").contains("[3/3 properties]")
+                .contains("elapsed").contains("(3 properties)");
+        // the table collapses UNTESTED and NOT_TESTABLE rules into count lines that agree with the summary
+        JsonNode rep = json(tmp);
+        long untested = rep.get("summary").get("untested").asLong();
+        assertThat(untested).isPositive();
+        assertThat(r.out()).contains("(" + untested + " UNTESTED rules not shown");
+        rep.get("rules").forEach(n -> {
+            if (n.get("verdict").asText().equals("UNTESTED")) {
+                assertThat(r.out().lines().filter(l -> l.startsWith(n.get("id").asText() + " "))).isEmpty();
+            }
+        });
+        Cli.Result v = Cli.probeRun(tmp.resolve("v"), "--tries", "5", "--verbose");
+        rep.get("rules").forEach(n -> assertThat(v.out().lines().filter(l -> l.startsWith(n.get("id").asText() + " ")))
+                .as(n.get("id").asText()).isNotEmpty());
+        assertThat(v.out()).doesNotContain("rules not shown");
+    }
+
+    @Test
+    void aRandomSeedIsExactInJsonAndSeedTextCarriesItsDecimal() throws IOException {
+        Cli.Result r = Cli.probeRun(tmp, "--tries", "3", "--rules", "GEN-CB-1");
+        assertThat(r.code()).isZero();
+        JsonNode rep = json(tmp);
+        long seed = rep.get("seed").asLong();
+        assertThat(seed).isBetween(0L, (1L << 53) - 1);
+        assertThat(rep.get("seedText").asText()).isEqualTo(Long.toString(seed));
+        assertThat(rep.get("seedGiven").asBoolean()).isFalse();
+        Cli.Result big = Cli.probeRun(tmp.resolve("b"), "--tries", "3", "--rules", "GEN-CB-1", "--seed", "-9223372036854775807");
+        assertThat(big.code()).isZero();
+        assertThat(json(tmp.resolve("b")).get("seedText").asText()).isEqualTo("-9223372036854775807");
+        assertThat(json(tmp.resolve("b")).get("seed").asLong()).isEqualTo(-9223372036854775807L);
     }
 
     @Test

@@ -60,7 +60,17 @@ class UsageErrorsTest {
 
     @Test
     void settingWithoutValue() {
-        oneLine(probe("--provider", "runner-probe", "--set", "fail"), "KEY=VALUE");
+        Cli.Result r = probe("--provider", "runner-probe", "--set", "fail");
+        oneLine(r, "KEY=VALUE", "'fail'");
+        assertThat(r.err()).doesNotContain("option option");
+        oneLine(probe("--provider", "runner-probe", "--set", "=x"), "no KEY");
+    }
+
+    @Test
+    void badSettingOfTheReferenceListsTheKnownSettingsOnceSorted() {
+        Cli.Result r = Cli.run("run", "--set", "colour=blue", "--report-dir", tmp.resolve("r").toString());
+        oneLine(r, "unknown setting colour=blue", "settings of this provider: completion, frmrPageCount, maxObjects");
+        assertThat(r.err().split("maxRegistrationSize", -1)).as(r.err()).hasSize(2);
     }
 
     @Test
@@ -98,7 +108,9 @@ class UsageErrorsTest {
 
     @Test
     void badExclusionsFile() throws IOException {
-        oneLine(probe("--provider", "runner-probe", "--exclusions", tmp.resolve("none.txt").toString()), "cannot read exclusions file");
+        oneLine(probe("--provider", "runner-probe", "--exclusions", tmp.resolve("none.txt").toString()), "cannot read exclusions file",
+                "none.txt: no such file");
+        oneLine(probe("--provider", "runner-probe", "--exclusions", tmp.toString()), "cannot read exclusions file", "is a directory");
         Path f = Files.writeString(tmp.resolve("ex.txt"), "GEN-CB-1 | someday | reason\n");
         oneLine(probe("--provider", "runner-probe", "--exclusions", f.toString()), "bad expiry date 'someday'", "ex.txt:1");
         Path g = Files.writeString(tmp.resolve("ex2.txt"), "# comment\nGEN-CB-1 2030-01-01 no pipes\n");

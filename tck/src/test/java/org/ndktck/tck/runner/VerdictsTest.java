@@ -75,7 +75,8 @@ class VerdictsTest {
         assertThat(v.get("T-MUST").replay()).isEqualTo("./ndk-tck run --rules T-MUST");
         assertThat(v.get("T-SHOULD").verdict()).isEqualTo("ADVISORY");
         assertThat(v.get("T-GATED").verdict()).isEqualTo("NOT_APPLICABLE");
-        assertThat(v.get("T-GATED").message()).startsWith("T-GATED: the adapter does not set");
+        assertThat(v.get("T-GATED").message()).as("the row names the rule; the reason does not repeat it")
+                .startsWith("the adapter does not set");
         assertThat(v.get("T-OPAQUE").verdict()).isEqualTo("NOT_TESTABLE");
         assertThat(v.get("T-CONSUMER").verdict()).isEqualTo("NOT_TESTABLE");
         assertThat(v.get("T-CONSUMER").message()).contains("consumer obligation").contains("How T-CONSUMER is checked.");
@@ -108,9 +109,38 @@ class VerdictsTest {
         assertThat(v.get("T-NOTRUN").verdict()).isEqualTo("FAIL");
         assertThat(v.get("T-NOTRUN").selected()).isFalse();
         assertThat(v.get("T-NOTRUN").message()).startsWith("reported by P#other (T-OTHER)");
+        assertThat(v.get("T-NOTRUN").message()).as("the violation's own message, not the wrapper's")
+                .contains("[T-NOTRUN] completion after inline return").doesNotContain("wrapped");
         assertThat(v.get("T-GATED").verdict()).isEqualTo("UNTESTED");
         assertThat(v.get("T-GATED").message()).contains("not selected");
         assertThat(v.get("T-OPAQUE").verdict()).isEqualTo("NOT_TESTABLE");
+    }
+
+    @Test
+    void aRuleWhoseCapabilityIsMissingIsNotApplicableEvenWithoutAPropertyThatRan() {
+        Set<String> selected = catalog.rules().stream().map(r -> r.id()).collect(Collectors.toSet());
+        Map<String, Exclusions.Entry> none = Map.of();
+        Function<org.ndktck.spec.rules.Rule, java.util.Optional<String>> gate = r -> r.requires().isEmpty()
+                ? java.util.Optional.empty() : java.util.Optional.of("the adapter does not set NDK_ADAPTER_FLAG_X");
+        // no property at all for T-GATED
+        Map<String, RunReport.RuleReport> v = Verdicts.compute(catalog, selected, none, Map.of(), List.of(), List.of(),
+                id -> "replay " + id, gate).stream().collect(Collectors.toMap(RunReport.RuleReport::id, r -> r));
+        assertThat(v.get("T-GATED").verdict()).isEqualTo("NOT_APPLICABLE");
+        assertThat(v.get("T-GATED").message()).isEqualTo("the adapter does not set NDK_ADAPTER_FLAG_X");
+        assertThat(v.get("T-MISSING").verdict()).as("a rule without requires stays UNTESTED").isEqualTo("UNTESTED");
+        // a property that did not run (time bound) for a gated rule: NOT_APPLICABLE too
+        PropertyInfo gated = prop("P#gated", "T-GATED");
+        v = Verdicts.compute(catalog, selected, none, KitDiscovery.byRule(List.of(gated)), List.of(), List.of(),
+                id -> "replay " + id, gate).stream().collect(Collectors.toMap(RunReport.RuleReport::id, r -> r));
+        assertThat(v.get("T-GATED").verdict()).isEqualTo("NOT_APPLICABLE");
+        // the capability present: UNTESTED as before
+        v = Verdicts.compute(catalog, selected, none, Map.of(), List.of(), List.of(), id -> "replay " + id,
+                r -> java.util.Optional.empty()).stream().collect(Collectors.toMap(RunReport.RuleReport::id, r -> r));
+        assertThat(v.get("T-GATED").verdict()).isEqualTo("UNTESTED");
+        // outside the selection a gated rule is "not selected", not NOT_APPLICABLE
+        v = Verdicts.compute(catalog, Set.of(), none, Map.of(), List.of(), List.of(), id -> "replay " + id, gate).stream()
+                .collect(Collectors.toMap(RunReport.RuleReport::id, r -> r));
+        assertThat(v.get("T-GATED").message()).contains("not selected");
     }
 
     @Test
