@@ -354,6 +354,8 @@ public class FastRegisterProperties {
      * an NdkRead into it (an SGE at BaseVirtualAddress + k with the MR's local token) completes with an
      * error and changes no byte; with 0x10 (or 0x30) it succeeds and the bytes arrive. On adapters without
      * RDMA_READ_SINK_NOT_REQUIRED both variants carry NDK_OP_FLAG_RDMA_READ_SINK (MR-FR-11, consumer part).
+     * Then a peer NdkRead through the remote token succeeds with the region's bytes exactly when
+     * NDK_OP_FLAG_ALLOW_REMOTE_READ (0x08) is set, and changes no byte.
      */
     @Property
     @NdkRule("MR-FR-12")
@@ -381,6 +383,18 @@ public class FastRegisterProperties {
                         + " lack NDK_OP_FLAG_ALLOW_LOCAL_WRITE (0x10), so the region is no local sink", a.describe());
             }
             s.checkMemory("MR-FR-12", () -> a.outcome().call());
+            Region remote = sc.region(s.remoteToken(sc.mr()));
+            boolean canRead = (plan.flags() & NdkOpFlags.ALLOW_REMOTE_READ) != 0;
+            NdkSession.Access rd = Probes.readInside(s, remote, k, n);
+            if (rd.succeeded() != canRead) {
+                throw Violations.of("MR-FR-12", rd.outcome().call(), (canRead ? "success" : "an error completion") + ": Flags "
+                        + Hex.u32(plan.flags()) + (canRead ? " include" : " lack") + " NDK_OP_FLAG_ALLOW_REMOTE_READ (0x08)", rd.describe());
+            }
+            if (canRead && !Arrays.equals(rd.data(), Probes.expectedAt(remote, k, n))) {
+                throw Violations.of("MR-FR-12", rd.outcome().call(), "the region's bytes " + Hex.bytes(Probes.expectedAt(remote, k, n)),
+                        Hex.bytes(rd.data()));
+            }
+            s.checkMemory("MR-FR-12", () -> rd.outcome().call());
         });
     }
 
