@@ -53,6 +53,13 @@ public final class MutationGapFaults implements NdkProviderSource {
     @Override
     public Collection<NdkProvider> providers() {
         List<NdkProvider> out = new ArrayList<>();
+        out.add(fault("fault:MR-FR-3/rejects-boundary",
+                "NdkFastRegister compares Length < AdapterPageCount x PAGE_SIZE - FBO, rejecting a Length that fills the pages exactly")
+                .replace(Pieces.MR_FR_3, (FastRegisterRequest r) -> {
+                    long capacity = r.pageCount() * r.adapter().pageSize();
+                    long fbo = r.unsignedFbo();
+                    return failUnless(fbo <= capacity && Long.compareUnsigned(r.length(), capacity - fbo) < 0);
+                }).build());
         out.add(fault("fault:MR-FR-12/remote-read-always",
                 "a fast registration grants remote read whatever its NDK_OP_FLAG bits")
                 .replace(Pieces.FR_ACCESS_FLAGS, (FrAccessFlags) f -> Pieces.FR_ACCESS_FLAGS.standard().access(f) | Access.REMOTE_READ)

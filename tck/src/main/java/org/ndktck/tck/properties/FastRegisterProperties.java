@@ -71,6 +71,37 @@ public class FastRegisterProperties {
         });
     }
 
+    @Provide
+    Arbitrary<FrPlan> lengthAtLimit() {
+        return FastRegisterPlans.validAtLimit(Limits.current());
+    }
+
+    /**
+     * MR-FR-3, its boundary: a valid request whose Length is exactly AdapterPageCount × PAGE_SIZE − FBO fits
+     * its pages, so the provider's Length check must let it through: it ends in STATUS_SUCCESS. A failure is
+     * charged to MR-FR-11 when the same request without NDK_OP_FLAG_RDMA_READ_SINK succeeds (see
+     * {@link FrScenario#diagnoseValidFailure}), else to MR-FR-3 (a limit computed with {@code <} instead of
+     * {@code <=}, or a Length check that rounds the limit down).
+     */
+    @Property
+    @NdkRule("MR-FR-3")
+    @Tag("MR-FR-3")
+    void lengthAtTheLimitIsRegistered(@ForAll("lengthAtLimit") FrPlan plan) {
+        cover(plan, this::lengthAtLimit);
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            NdkSession.WrOutcome o = sc.post();
+            if (!FrScenario.registered(o)) {
+                org.ndktck.tck.RuleViolation v = sc.diagnoseValidFailure(o);
+                if (v.ruleId().equals("MR-FR-11")) {
+                    throw v;
+                }
+                throw Violations.of("MR-FR-3", o.call(), "STATUS_SUCCESS: Length " + Hex.u64(plan.length())
+                        + " equals AdapterPageCount x PAGE_SIZE - FBO, so it fits the pages", o.describe());
+            }
+        });
+    }
+
     // ------------------------------------------------------------------ MR-FR-4
 
     @Provide
