@@ -60,6 +60,10 @@ public final class MutationGapFaults implements NdkProviderSource {
                     long fbo = r.unsignedFbo();
                     return failUnless(fbo <= capacity && Long.compareUnsigned(r.length(), capacity - fbo) < 0);
                 }).build());
+        out.add(fault("fault:MR-FR-19/needs-local-write",
+                "NdkFastRegister rejects every request without NDK_OP_FLAG_ALLOW_LOCAL_WRITE (0x08)")
+                .replace(Pieces.MR_FR_19, (FastRegisterRequest r) -> failUnless((r.flags() & NdkOpFlags.ALLOW_LOCAL_WRITE) != 0))
+                .build());
         out.add(fault("fault:MR-FR-12/remote-read-always",
                 "a fast registration grants remote read whatever its NDK_OP_FLAG bits")
                 .replace(Pieces.FR_ACCESS_FLAGS, (FrAccessFlags) f -> Pieces.FR_ACCESS_FLAGS.standard().access(f) | Access.REMOTE_READ)

@@ -548,7 +548,9 @@ public class FastRegisterProperties {
     /**
      * MR-FR-19: the undefined NDK_OP_FLAG bit 0x20 (without 0x10, so not ALLOW_REMOTE_WRITE 0x30) never
      * grants remote write: if the request is accepted, a peer write anywhere in the region fails and
-     * changes no byte.
+     * changes no byte. The same request without the bit 0x20 (its defined flags only, e.g. 0x00 or 0x08:
+     * valid, without ALLOW_LOCAL_WRITE) must then register: the provider's check of the bit 0x20 may refuse
+     * that bit, not the defined flags around it.
      */
     @Property
     @NdkRule("MR-FR-19")
@@ -570,6 +572,18 @@ public class FastRegisterProperties {
                 }
             }
             s.checkMemory("MR-FR-19", () -> "peer writes through a registration with Flags " + Hex.u32(plan.flags()));
+            FrPlan defined = plan.withFlags(plan.flags() & ~0x20, plan.remoteAccess());
+            FrScenario control = FrScenario.prepare(s, defined);
+            NdkSession.WrOutcome c = control.post();
+            if (!FrScenario.registered(c)) {
+                org.ndktck.tck.RuleViolation v = control.diagnoseValidFailure(c);
+                if (v.ruleId().equals("MR-FR-11")) {
+                    throw v;
+                }
+                throw Violations.of("MR-FR-19", c.call(), "STATUS_SUCCESS for the same request without the undefined bit 0x20 (Flags "
+                        + Hex.u32(defined.flags()) + ", all defined): the provider may refuse the bit 0x20, not the request's defined flags",
+                        c.describe());
+            }
         });
     }
 }
