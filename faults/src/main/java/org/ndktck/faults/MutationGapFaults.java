@@ -64,6 +64,12 @@ public final class MutationGapFaults implements NdkProviderSource {
                 "NdkFastRegister rejects every request without NDK_OP_FLAG_ALLOW_LOCAL_WRITE (0x08)")
                 .replace(Pieces.MR_FR_19, (FastRegisterRequest r) -> failUnless((r.flags() & NdkOpFlags.ALLOW_LOCAL_WRITE) != 0))
                 .build());
+        out.add(fault("fault:MR-REG-14/needs-local-write",
+                "NdkRegisterMr rejects every request without NDK_MR_FLAG_ALLOW_LOCAL_WRITE (0x1)")
+                .replace(Pieces.MR_REG_14, (RegisterMrRequest r) -> {
+                    NtStatus standard = Pieces.MR_REG_14.standard().check(r);
+                    return standard.isSuccess() ? failUnless((r.flags() & NdkMrFlags.ALLOW_LOCAL_WRITE) != 0) : standard;
+                }).build());
         out.add(fault("fault:MR-FR-12/remote-read-always",
                 "a fast registration grants remote read whatever its NDK_OP_FLAG bits")
                 .replace(Pieces.FR_ACCESS_FLAGS, (FrAccessFlags) f -> Pieces.FR_ACCESS_FLAGS.standard().access(f) | Access.REMOTE_READ)

@@ -393,7 +393,10 @@ public class RegisterMrProperties {
 
     /**
      * MR-REG-14: undefined NDK_MR_FLAG bits (0x4 without 0x1, bits above 0xF) never grant remote write: if
-     * the registration is accepted, a peer write anywhere in it fails and changes no byte.
+     * the registration is accepted, a peer write anywhere in it fails and changes no byte. The same
+     * registration with only its defined ALLOW_LOCAL_WRITE / ALLOW_REMOTE_READ bits (e.g. 0x0 or 0x2: valid,
+     * often without ALLOW_LOCAL_WRITE) must then succeed: the provider may refuse undefined bits, not the
+     * defined flags around them.
      */
     @Property
     @NdkRule("MR-REG-14")
@@ -415,6 +418,13 @@ public class RegisterMrProperties {
                 }
             }
             s.checkMemory("MR-REG-14", () -> "peer writes through a registration with Flags " + Hex.u32(plan.flags()));
+            int defined = plan.flags() & (NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
+            RegScenario control = RegScenario.prepare(s, plan.withFlags(defined));
+            NdkSession.Outcome c = control.register();
+            if (!c.succeeded()) {
+                throw Violations.of("MR-REG-14", c.call(), "STATUS_SUCCESS for the same registration with only its defined access bits (Flags "
+                        + Hex.u32(defined) + "): the provider may refuse undefined bits, not the defined flags around them", c.describe());
+            }
         });
     }
 }
