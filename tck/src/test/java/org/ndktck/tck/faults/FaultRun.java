@@ -29,7 +29,7 @@ import org.ndktck.tck.runner.Failures;
  * <p>Rules are selected by tag. A rule without a property of its own (a rule the harness checks in passing,
  * such as GEN-TIME-1 before the kit has a property for it) selects every property, as {@code selftest} does.
  */
-final class FaultRun {
+public final class FaultRun {
     static final String KIT_PACKAGE = "org.ndktck.tck.properties";
 
     private final Map<String, String> params = new LinkedHashMap<>();
@@ -44,11 +44,11 @@ final class FaultRun {
         params.put("jqwik.shrinking.bounded.seconds", "1");
     }
 
-    static FaultRun against(String provider) {
+    public static FaultRun against(String provider) {
         return new FaultRun(provider);
     }
 
-    FaultRun tries(int tries) {
+    public FaultRun tries(int tries) {
         params.put("ndk.tck.tries", Integer.toString(tries));
         return this;
     }
@@ -58,13 +58,13 @@ final class FaultRun {
         return this;
     }
 
-    FaultRun set(String key, String value) {
+    public FaultRun set(String key, String value) {
         params.put("ndk.tck.set." + key, value);
         return this;
     }
 
     /** Selects the properties tagged with any of {@code ruleIds}; none at all selects every property. */
-    FaultRun rules(String... ruleIds) {
+    public FaultRun rules(String... ruleIds) {
         tags.addAll(List.of(ruleIds));
         return this;
     }
@@ -92,12 +92,12 @@ final class FaultRun {
      * @param ruleId a rule ID
      * @return how many kit properties carry the rule's tag
      */
-    static long propertiesOf(String ruleId) {
+    public static long propertiesOf(String ruleId) {
         TestPlan plan = LauncherFactory.create().discover(against("reference").request(List.of(ruleId)));
         return plan.countTestIdentifiers(TestIdentifier::isTest);
     }
 
-    Result run() {
+    public Result run() {
         List<String> selected = new ArrayList<>();
         for (String t : tags) {
             if (propertiesOf(t) > 0) {
@@ -130,7 +130,7 @@ final class FaultRun {
      * @param advisories SHOULD-level findings
      * @param millis     wall time of the run
      */
-    record Result(String provider, List<String> selection, long planned, List<RunLedger.PropertyRecord> properties,
+    public record Result(String provider, List<String> selection, long planned, List<RunLedger.PropertyRecord> properties,
                   List<RunLedger.Advisory> advisories, long millis) {
 
         static Set<String> charged(RunLedger.PropertyRecord r) {
@@ -139,7 +139,7 @@ final class FaultRun {
         }
 
         /** @return every rule charged with a failure */
-        Set<String> failedRules() {
+        public Set<String> failedRules() {
             Set<String> out = new TreeSet<>();
             for (RunLedger.PropertyRecord r : failed()) {
                 out.addAll(charged(r));
@@ -156,12 +156,12 @@ final class FaultRun {
          * @param ruleId a rule
          * @return the first failed property charged to it, or null
          */
-        RunLedger.PropertyRecord firstFailureOf(String ruleId) {
+        public RunLedger.PropertyRecord firstFailureOf(String ruleId) {
             return failed().stream().filter(r -> charged(r).contains(ruleId)).findFirst().orElse(null);
         }
 
         /** @return a readable account: one line per property, failures with their first message lines */
-        String describe() {
+        public String describe() {
             StringBuilder b = new StringBuilder(provider + ": " + properties.size() + " properties in " + millis + " ms"
                     + (selection.isEmpty() ? " (every property)" : " (tags " + selection + ")") + "\n");
             for (RunLedger.PropertyRecord r : properties) {
