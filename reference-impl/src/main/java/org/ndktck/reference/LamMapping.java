@@ -12,6 +12,8 @@ final class LamMapping {
     final NdkLogicalAddressMapping owner;
     final long base;
     final PageMap pages;
+    /** Bytes of logical address space mapped: frames × PAGE_SIZE (fixed; read once per page of a fast registration). */
+    private final long size;
     boolean live = true;
 
     LamMapping(ReferenceAdapter adapter, NdkLogicalAddressMapping owner, long base, PageMap pages) {
@@ -19,11 +21,12 @@ final class LamMapping {
         this.owner = owner;
         this.base = base;
         this.pages = pages;
+        this.size = (long) pages.frameCount() * adapter.pageSize();
     }
 
     /** @return the bytes of logical address space the LAM maps */
     long size() {
-        return (long) pages.frameCount() * adapter.pageSize();
+        return size;
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.ndktck.reference;
 
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The key of one named, replaceable piece of the reference model: a {@link RuleCheck} or a data-path
@@ -12,6 +13,10 @@ import java.util.Objects;
  * @param <T> the piece's interface, e.g. {@code RuleCheck<FastRegisterRequest>} or {@link RegionBounds}
  */
 public final class Piece<T> {
+    /** Gives every piece a distinct small index, so a policy can find an implementation in an array. */
+    private static final AtomicInteger NEXT_INDEX = new AtomicInteger();
+
+    private final int index = NEXT_INDEX.getAndIncrement();
     private final String id;
     private final Class<?> type;
     private final T standard;
@@ -25,6 +30,11 @@ public final class Piece<T> {
         if (!type.isInstance(standard)) {
             throw new IllegalArgumentException(id + ": standard implementation is not a " + type.getSimpleName());
         }
+    }
+
+    /** @return a small index, distinct for every piece ever made (for {@link ReferencePolicy}'s lookup table) */
+    int index() {
+        return index;
     }
 
     /** @return the piece's ID, unique in {@link Pieces#ALL} */

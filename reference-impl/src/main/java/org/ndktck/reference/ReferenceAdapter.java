@@ -82,6 +82,8 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     /** Logical base → LAM. */
     private final TreeMap<Long, LamMapping> lams = new TreeMap<>();
     private long nextLogicalAddress = LOGICAL_ADDRESS_BASE;
+    /** The LAM {@link #lamAt} found last (a one-entry cache; checked for {@code live} before use). */
+    private LamMapping lastLam;
     private final Set<ReferenceObject> objects = new LinkedHashSet<>();
     private int reservedObjects;
     /** Scheduled callbacks and pending requests whose completion has not returned. */
@@ -145,8 +147,7 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         if ((logicalAddress & (pageSize() - 1L)) != 0) {
             return false;
         }
-        LamMapping lam = lamAt(logicalAddress);
-        return lam != null && lam.contains(logicalAddress, 1);
+        return lamContaining(logicalAddress) != null;
     }
 
     // ------------------------------------------------------------------ NdkAdapter
@@ -583,11 +584,34 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
 
     // ------------------------------------------------------------------ logical addresses
 
-    /** Under the lock: the live LAM whose run starts at or below {@code address}, or null. */
+    /**
+     * Under the lock: the live LAM whose run starts at or below {@code address}, or null. The LAM found last is
+     * tried first: the pages of one NdkFastRegister nearly always lie in one LAM, and a TreeMap lookup with a
+     * boxed key per page was most of that call's cost. LAM runs are disjoint, so a live LAM that contains
+     * {@code address} is exactly the one {@code floorEntry} would find.
+     */
     LamMapping lamAt(long address) {
+        LamMapping cached = lastLam;
+        if (cached != null && cached.live && cached.contains(address, 1)) {
+            return cached;
+        }
         Map.Entry<Long, LamMapping> e = Long.compareUnsigned(address, LOGICAL_ADDRESS_BASE) < 0 ? null
                 : lams.floorEntry(address);
-        return e == null ? null : e.getValue();
+        if (e == null) {
+            return null;
+        }
+        lastLam = e.getValue();
+        return e.getValue();
+    }
+
+    /** Under the lock: the live LAM whose run contains the byte at {@code address}, or null. */
+    LamMapping lamContaining(long address) {
+        LamMapping cached = lastLam;
+        if (cached != null && cached.live && Long.compareUnsigned(address - cached.base, cached.size()) < 0) {
+            return cached;
+        }
+        LamMapping lam = lamAt(address);
+        return lam != null && lam.contains(address, 1) ? lam : null;
     }
 
     /** Under the lock: the live LAM holding all of [address, address + length), or null. */

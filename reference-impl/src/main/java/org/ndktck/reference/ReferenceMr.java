@@ -190,14 +190,26 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
      */
     Region postFastRegistration(long[] pageArray, int fbo, long length, long baseVirtualAddress, int flags) {
         int pageSize = adapter.pageSize();
+        int pageShift = Integer.numberOfTrailingZeros(pageSize);
         long[] frames = new long[pageArray.length];
         int resolved = 0;
-        for (long logical : pageArray) {
-            LamMapping lam = adapter.lamAt(logical);
-            if (lam == null || !lam.contains(logical, 1)) {
+        // One LAM lookup per run of pages that lie in one LAM (usually the whole array), then a tight loop over
+        // the run with the LAM's fields in locals; logical - base lies in [0, size), so a shift finds the frame.
+        while (resolved < pageArray.length) {
+            LamMapping lam = adapter.lamContaining(pageArray[resolved]);
+            if (lam == null) {
                 break;
             }
-            frames[resolved++] = lam.pages.frame((int) Long.divideUnsigned(logical - lam.base, pageSize));
+            long base = lam.base;
+            long size = lam.size();
+            PageMap lamPages = lam.pages;
+            do {
+                long offset = pageArray[resolved] - base;
+                if (Long.compareUnsigned(offset, size) >= 0) {
+                    break;
+                }
+                frames[resolved++] = lamPages.frame((int) (offset >>> pageShift));
+            } while (resolved < pageArray.length);
         }
         if (resolved > PageMap.MAX_FRAMES) {
             return null;

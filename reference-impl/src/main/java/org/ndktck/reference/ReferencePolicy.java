@@ -30,11 +30,22 @@ public final class ReferencePolicy {
     private static final ReferencePolicy STANDARD = new ReferencePolicy(standardMap(), Set.of());
 
     private final Map<Piece<?>, Object> implementations;
+    /**
+     * The same assignment indexed by {@link Piece#index()} (null where a piece is not in the policy): every call of
+     * the model looks up several pieces, and the identity-map lookup was most of the constant cost of a call.
+     */
+    private final Object[] byIndex;
     private final Set<String> replaced;
 
     private ReferencePolicy(Map<Piece<?>, Object> implementations, Set<String> replaced) {
         this.implementations = implementations;
         this.replaced = replaced;
+        int size = 0;
+        for (Piece<?> p : implementations.keySet()) {
+            size = Math.max(size, p.index() + 1);
+        }
+        this.byIndex = new Object[size];
+        implementations.forEach((p, impl) -> byIndex[p.index()] = impl);
     }
 
     private static Map<Piece<?>, Object> standardMap() {
@@ -57,7 +68,8 @@ public final class ReferencePolicy {
      */
     @SuppressWarnings("unchecked")
     public <T> T get(Piece<T> piece) {
-        Object impl = implementations.get(piece);
+        int i = piece == null ? byIndex.length : piece.index();
+        Object impl = i < byIndex.length ? byIndex[i] : null;
         if (impl == null) {
             throw new IllegalArgumentException("not a piece of Pieces: " + piece);
         }

@@ -158,6 +158,18 @@ public final class FastRegisterPlans {
     }
 
     /**
+     * Valid requests whose Length is exactly AdapterPageCount × PAGE_SIZE − FBO (the largest that fits the
+     * pages, MR-FR-3's boundary), any flags of {@link #VALID_FLAGS}: the valid plans of {@link #valid} at
+     * their boundary, edge cases first (FBO 0 and PAGE_SIZE − 1, a region ending at 2^64 − 1, 2^20 pages).
+     *
+     * @param l the adapter's limits
+     * @return the arbitrary
+     */
+    public static Arbitrary<FrPlan> validAtLimit(Limits l) {
+        return valid(l).filter(p -> p.length() == limit(l, p.pageCount(), p.fbo()));
+    }
+
+    /**
      * Valid requests whose region a peer may read and write (flags 0x38, sometimes with RDMA_READ_SINK 0x80),
      * Length ≥ 1, buffers small enough to be painted and checked byte by byte (big arrays excluded).
      *

@@ -14,7 +14,8 @@ import java.util.function.Supplier;
  * <p><b>Time bound.</b> A call made on the property thread (the jqwik thread that owns the invoker) is
  * handed to a daemon <i>caller thread</i> and awaited with the bound of {@link Bounds#callNanos()}. If
  * the call has not returned in time, the kit throws {@code RuleViolation("GEN-TIME-1", ...)}, abandons
- * the stuck caller thread (it is a daemon: it never keeps the JVM alive) and starts a fresh one for the
+ * the stuck caller thread (it is a daemon: it never keeps the JVM alive; it is interrupted, so a provider that
+ * waits interruptibly lets it go, and it counts against {@link #MAX_ABANDONED} only while it is stuck) and starts a fresh one for the
  * next call, so the rest of the run goes on; the session that made the call stops talking to its adapter
  * and the next try opens a fresh one. A call kind that hung once gets the shorter
  * {@link Bounds#knownHungNanos()} for the rest of the run. The jqwik property itself never leaves its
@@ -44,7 +45,11 @@ public final class Invoker {
     private static final long IDLE_SPIN_NANOS = 50_000;
     /** Longest the waiting property thread sleeps before it looks at the caller thread's current call again. */
     private static final long POLL_NANOS = 5_000_000;
-    /** After this many abandoned threads the kit stops calling the provider at all. */
+    /**
+     * After this many abandoned caller threads are still stuck in provider code, the kit stops calling the
+     * provider at all. An abandoned thread is interrupted (a provider that waits interruptibly lets it go)
+     * and stops counting once its call returns.
+     */
     static final int MAX_ABANDONED = 64;
 
     private static final ThreadLocal<Invoker> OWNED = ThreadLocal.withInitial(() -> new Invoker(Thread.currentThread()));
@@ -105,6 +110,9 @@ public final class Invoker {
             return handOff(kind, detail, () -> invokeProvider(detail, body), false);
         }
         if (me instanceof CallerThread ct && ct.task != null && ct.owner == this) {
+            if (ct.abandoned) {
+                throw new Abandoned(ct);
+            }
             Task t = ct.task;
             String k = t.kind;
             Supplier<String> d = t.detail;
@@ -113,6 +121,9 @@ public final class Invoker {
             long started = t.start;
             try {
                 T result = invokeProvider(detail, body);
+                if (ct.abandoned) {
+                    throw new Abandoned(ct);
+                }
                 noteDuration(kind, System.nanoTime() - started);
                 return result;
             } finally {
@@ -212,7 +223,7 @@ public final class Invoker {
     private <T> T handOff(String kind, Supplier<String> detail, Supplier<T> body, boolean isBatch) {
         if (ABANDONED.get() >= MAX_ABANDONED) {
             throw Violations.of("GEN-TIME-1", detail.get(), "the call returns within the bound",
-                    "not called: provider calls have hung " + ABANDONED.get() + " times in this run, so the kit no longer calls the provider");
+                    "not called: " + ABANDONED.get() + " abandoned provider calls are still stuck, so the kit no longer calls the provider");
         }
         CallerThread ct = caller;
         if (ct == null || ct.abandoned) {
@@ -241,10 +252,9 @@ public final class Invoker {
                 if (t.done) {
                     break;
                 }
-                ct.abandoned = true;
+                ct.abandon();
                 caller = null;
                 hangs++;
-                ABANDONED.incrementAndGet();
                 String stuckKind = t.kind;
                 HUNG_KINDS.add(stuckKind);
                 if (interrupted) {
@@ -320,6 +330,19 @@ public final class Invoker {
         }
     }
 
+    /**
+     * Thrown on an abandoned caller thread whose provider call came back (late, or released by the
+     * interrupt): the try it worked for has already failed, so the rest of that try's kit code unwinds
+     * without calling the provider again. Nobody sees it: the abandoned task's result is never read.
+     */
+    static final class Abandoned extends Error {
+        private static final long serialVersionUID = 1L;
+
+        Abandoned(Thread t) {
+            super(t.getName() + " was abandoned by the kit after a call ran over its time bound", null, false, false);
+        }
+    }
+
     /** The daemon thread that makes provider calls for one property thread. */
     static final class CallerThread extends Thread {
         final Invoker owner;
@@ -338,8 +361,28 @@ public final class Invoker {
             LockSupport.unpark(this);
         }
 
+        /**
+         * Gives the thread up: it counts as stuck ({@link #ABANDONED}) until its call returns, and it is
+         * interrupted so a provider waiting interruptibly lets it go.
+         */
+        void abandon() {
+            ABANDONED.incrementAndGet();
+            abandoned = true;
+            interrupt();
+        }
+
         @Override
         public void run() {
+            try {
+                loop();
+            } finally {
+                if (abandoned) {
+                    ABANDONED.decrementAndGet();
+                }
+            }
+        }
+
+        private void loop() {
             long spinUntil = 0;
             while (!abandoned) {
                 Task t = posted;

@@ -101,12 +101,34 @@ public final class KitLifecycle implements AroundPropertyHook, SkipExecutionHook
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         Throwable failure = result.throwable().orElse(null);
+        keepOriginalViolation(failure, result);
         String sample = result.shrunkSample().map(s -> s.parameters().toString())
                 .or(() -> result.originalSample().map(s -> s.parameters().toString())).orElse("");
         RunLedger.record(new RunLedger.PropertyRecord(ruleIds(method), id, result.status().name(),
                 result.countTries(), result.countChecks(), result.seed().orElse(""), millis,
                 failure == null ? "" : String.valueOf(failure.getMessage()), failure, sample));
         return result;
+    }
+
+    /**
+     * Shrinking accepts any failing sample, so it may drift from the rule first broken to another one (a
+     * provider that shares tokens breaks MR-TOK-6 first, and a shrunk sequence may only show MR-TOK-2).
+     * When the original falsifying error names a rule the shrunk one does not, it is attached to the
+     * reported failure as a suppressed exception, so both rules are charged and the first finding is kept.
+     *
+     * @param failure the reported (shrunk) failure, or null
+     * @param result  the property's result
+     */
+    static void keepOriginalViolation(Throwable failure, PropertyExecutionResult result) {
+        if (failure == null) {
+            return;
+        }
+        result.originalSample().flatMap(s -> s.falsifyingError()).ifPresent(original -> {
+            if (original != failure && original instanceof org.ndktck.tck.RuleViolation ov
+                    && !(failure instanceof org.ndktck.tck.RuleViolation fv && fv.ruleId().equals(ov.ruleId()))) {
+                failure.addSuppressed(original);
+            }
+        });
     }
 
     /**

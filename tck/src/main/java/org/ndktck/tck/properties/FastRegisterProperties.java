@@ -71,6 +71,37 @@ public class FastRegisterProperties {
         });
     }
 
+    @Provide
+    Arbitrary<FrPlan> lengthAtLimit() {
+        return FastRegisterPlans.validAtLimit(Limits.current());
+    }
+
+    /**
+     * MR-FR-3, its boundary: a valid request whose Length is exactly AdapterPageCount × PAGE_SIZE − FBO fits
+     * its pages, so the provider's Length check must let it through: it ends in STATUS_SUCCESS. A failure is
+     * charged to MR-FR-11 when the same request without NDK_OP_FLAG_RDMA_READ_SINK succeeds (see
+     * {@link FrScenario#diagnoseValidFailure}), else to MR-FR-3 (a limit computed with {@code <} instead of
+     * {@code <=}, or a Length check that rounds the limit down).
+     */
+    @Property
+    @NdkRule("MR-FR-3")
+    @Tag("MR-FR-3")
+    void lengthAtTheLimitIsRegistered(@ForAll("lengthAtLimit") FrPlan plan) {
+        cover(plan, this::lengthAtLimit);
+        NdkSession.inTry(s -> {
+            FrScenario sc = FrScenario.prepare(s, plan);
+            NdkSession.WrOutcome o = sc.post();
+            if (!FrScenario.registered(o)) {
+                org.ndktck.tck.RuleViolation v = sc.diagnoseValidFailure(o);
+                if (v.ruleId().equals("MR-FR-11")) {
+                    throw v;
+                }
+                throw Violations.of("MR-FR-3", o.call(), "STATUS_SUCCESS: Length " + Hex.u64(plan.length())
+                        + " equals AdapterPageCount x PAGE_SIZE - FBO, so it fits the pages", o.describe());
+            }
+        });
+    }
+
     // ------------------------------------------------------------------ MR-FR-4
 
     @Provide
@@ -354,6 +385,8 @@ public class FastRegisterProperties {
      * an NdkRead into it (an SGE at BaseVirtualAddress + k with the MR's local token) completes with an
      * error and changes no byte; with 0x10 (or 0x30) it succeeds and the bytes arrive. On adapters without
      * RDMA_READ_SINK_NOT_REQUIRED both variants carry NDK_OP_FLAG_RDMA_READ_SINK (MR-FR-11, consumer part).
+     * Then a peer NdkRead through the remote token succeeds with the region's bytes exactly when
+     * NDK_OP_FLAG_ALLOW_REMOTE_READ (0x08) is set, and changes no byte.
      */
     @Property
     @NdkRule("MR-FR-12")
@@ -381,6 +414,18 @@ public class FastRegisterProperties {
                         + " lack NDK_OP_FLAG_ALLOW_LOCAL_WRITE (0x10), so the region is no local sink", a.describe());
             }
             s.checkMemory("MR-FR-12", () -> a.outcome().call());
+            Region remote = sc.region(s.remoteToken(sc.mr()));
+            boolean canRead = (plan.flags() & NdkOpFlags.ALLOW_REMOTE_READ) != 0;
+            NdkSession.Access rd = Probes.readInside(s, remote, k, n);
+            if (rd.succeeded() != canRead) {
+                throw Violations.of("MR-FR-12", rd.outcome().call(), (canRead ? "success" : "an error completion") + ": Flags "
+                        + Hex.u32(plan.flags()) + (canRead ? " include" : " lack") + " NDK_OP_FLAG_ALLOW_REMOTE_READ (0x08)", rd.describe());
+            }
+            if (canRead && !Arrays.equals(rd.data(), Probes.expectedAt(remote, k, n))) {
+                throw Violations.of("MR-FR-12", rd.outcome().call(), "the region's bytes " + Hex.bytes(Probes.expectedAt(remote, k, n)),
+                        Hex.bytes(rd.data()));
+            }
+            s.checkMemory("MR-FR-12", () -> rd.outcome().call());
         });
     }
 
@@ -503,7 +548,9 @@ public class FastRegisterProperties {
     /**
      * MR-FR-19: the undefined NDK_OP_FLAG bit 0x20 (without 0x10, so not ALLOW_REMOTE_WRITE 0x30) never
      * grants remote write: if the request is accepted, a peer write anywhere in the region fails and
-     * changes no byte.
+     * changes no byte. The same request without the bit 0x20 (its defined flags only, e.g. 0x00 or 0x08:
+     * valid, without ALLOW_LOCAL_WRITE) must then register: the provider's check of the bit 0x20 may refuse
+     * that bit, not the defined flags around it.
      */
     @Property
     @NdkRule("MR-FR-19")
@@ -525,6 +572,18 @@ public class FastRegisterProperties {
                 }
             }
             s.checkMemory("MR-FR-19", () -> "peer writes through a registration with Flags " + Hex.u32(plan.flags()));
+            FrPlan defined = plan.withFlags(plan.flags() & ~0x20, plan.remoteAccess());
+            FrScenario control = FrScenario.prepare(s, defined);
+            NdkSession.WrOutcome c = control.post();
+            if (!FrScenario.registered(c)) {
+                org.ndktck.tck.RuleViolation v = control.diagnoseValidFailure(c);
+                if (v.ruleId().equals("MR-FR-11")) {
+                    throw v;
+                }
+                throw Violations.of("MR-FR-19", c.call(), "STATUS_SUCCESS for the same request without the undefined bit 0x20 (Flags "
+                        + Hex.u32(defined.flags()) + ", all defined): the provider may refuse the bit 0x20, not the request's defined flags",
+                        c.describe());
+            }
         });
     }
 }

@@ -8,6 +8,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tag;
 import org.ndktck.spec.NdkMrFlags;
+import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.Limits;
@@ -167,8 +168,10 @@ public class RegisterMrProperties {
 
     /**
      * MR-REG-8: NDK_MR_FLAG_* are access permissions. A peer read succeeds exactly when ALLOW_REMOTE_READ
-     * (0x2) is set and a peer write exactly when ALLOW_REMOTE_WRITE (0x5, both bits) is; a refused access
-     * changes no byte.
+     * (0x2) is set and a peer write exactly when ALLOW_REMOTE_WRITE (0x5, both bits) is; an NdkRead into the
+     * region through its local token (the region as a local sink) succeeds exactly when ALLOW_LOCAL_WRITE
+     * (0x1) is set (checked when the read-sink rule MR-REG-6 allows a sink: RDMA_READ_SINK_NOT_REQUIRED or
+     * the RDMA_READ_SINK flag 0x8); a refused access changes no byte.
      */
     @Property
     @NdkRule("MR-REG-8")
@@ -198,6 +201,21 @@ public class RegisterMrProperties {
                         + (canWrite ? " include" : " lack") + " ALLOW_REMOTE_WRITE (0x5)", w.describe());
             }
             s.checkMemory("MR-REG-8", () -> w.outcome().call());
+            boolean sinkAllowedByReadSinkRule = s.readSinkNotRequired() || (plan.flags() & NdkMrFlags.RDMA_READ_SINK) != 0;
+            if (sinkAllowedByReadSinkRule) {
+                boolean canSink = (plan.flags() & NdkMrFlags.ALLOW_LOCAL_WRITE) != 0;
+                NdkSge sge = new NdkSge(r.base() + k, n, s.localToken(sc.mr()));
+                NdkSession.Access a = s.targetReadInto(sge, 0);
+                if (a.succeeded() != canSink) {
+                    throw Violations.of("MR-REG-8", a.outcome().call(), (canSink ? "success" : "an error completion") + ": Flags "
+                            + Hex.u32(plan.flags()) + (canSink ? " include" : " lack") + " NDK_MR_FLAG_ALLOW_LOCAL_WRITE (0x1), so the region is"
+                            + (canSink ? "" : " no") + " local sink of an NdkRead", a.describe());
+                }
+                if (canSink) {
+                    r.buffer().acceptActual(0, (int) r.buffer().size());
+                }
+                s.checkMemory("MR-REG-8", () -> a.outcome().call());
+            }
         });
     }
 
@@ -375,7 +393,10 @@ public class RegisterMrProperties {
 
     /**
      * MR-REG-14: undefined NDK_MR_FLAG bits (0x4 without 0x1, bits above 0xF) never grant remote write: if
-     * the registration is accepted, a peer write anywhere in it fails and changes no byte.
+     * the registration is accepted, a peer write anywhere in it fails and changes no byte. The same
+     * registration with only its defined ALLOW_LOCAL_WRITE / ALLOW_REMOTE_READ bits (e.g. 0x0 or 0x2: valid,
+     * often without ALLOW_LOCAL_WRITE) must then succeed: the provider may refuse undefined bits, not the
+     * defined flags around them.
      */
     @Property
     @NdkRule("MR-REG-14")
@@ -397,6 +418,13 @@ public class RegisterMrProperties {
                 }
             }
             s.checkMemory("MR-REG-14", () -> "peer writes through a registration with Flags " + Hex.u32(plan.flags()));
+            int defined = plan.flags() & (NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
+            RegScenario control = RegScenario.prepare(s, plan.withFlags(defined));
+            NdkSession.Outcome c = control.register();
+            if (!c.succeeded()) {
+                throw Violations.of("MR-REG-14", c.call(), "STATUS_SUCCESS for the same registration with only its defined access bits (Flags "
+                        + Hex.u32(defined) + "): the provider may refuse undefined bits, not the defined flags around them", c.describe());
+            }
         });
     }
 }

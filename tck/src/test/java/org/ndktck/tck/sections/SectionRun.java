@@ -103,11 +103,8 @@ final class SectionRun {
         }
 
         static Set<String> chargedRules(RunLedger.PropertyRecord r) {
-            Throwable f = r.failure();
-            if (f instanceof RuleViolation v) {
-                return Set.of(v.ruleId());
-            }
-            return new LinkedHashSet<>(r.ruleIds());
+            Set<String> named = org.ndktck.tck.runner.Failures.violatedRules(r.failure());
+            return named.isEmpty() ? new LinkedHashSet<>(r.ruleIds()) : named;
         }
 
         /** @return properties that failed */

@@ -1,0 +1,146 @@
+package org.ndktck.faults;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+import org.ndktck.spec.CloseCompletion;
+import org.ndktck.spec.CreateCompletion;
+import org.ndktck.spec.CreateResult;
+import org.ndktck.spec.NdkObject;
+import org.ndktck.spec.NdkProvider;
+import org.ndktck.spec.NtStatus;
+import org.ndktck.spec.RequestCompletion;
+
+/**
+ * Providers that behave in ways the rules allow but a careless kit might reject (issue 8). The kit must give
+ * each of them no FAIL:
+ * <ul>
+ *   <li>{@code legal:early-completion}: every asynchronous request and create returns STATUS_PENDING only
+ *       after its completion, called on the provider's own delivery thread, has returned;</li>
+ *   <li>{@code legal:foreign-thread-completion}: every asynchronous request and create returns STATUS_PENDING
+ *       and completes later on the provider's delivery thread (not the thread that called);</li>
+ *   <li>{@code legal:slow}: one call in eight sleeps 2 to 5 ms before it runs (far within the time bound);</li>
+ *   <li>{@code legal:reentrant-callbacks}: every asynchronous request and create calls its completion
+ *       promptly on the calling thread, before it returns STATUS_PENDING, so a consumer that calls the provider
+ *       from inside the callback re-enters it in the middle of a call.</li>
+ * </ul>
+ * A completion delivered later must still come before the close of its object ends (CL-4, CL-6): with
+ * {@code legal:foreign-thread-completion} a close first lets the delivery thread deliver what it holds, then
+ * closes as the reference does. The other styles deliver before the call returns and leave closes alone.
+ * NdkBuildLam without a completion is left alone.
+ */
+public final class LegalBehaviours {
+    private LegalBehaviours() {
+    }
+
+    /** @return the providers, each with its one-line description */
+    public static List<NdkProvider> providers() {
+        return List.of(
+                p("legal:early-completion",
+                        "asynchronous requests and creates pend, and complete on another thread before the call returns",
+                        () -> new Convert(Style.EARLY)),
+                p("legal:foreign-thread-completion",
+                        "asynchronous requests and creates pend, and complete later on the provider's own thread",
+                        () -> new Convert(Style.FOREIGN_THREAD)),
+                p("legal:slow",
+                        "one call in eight sleeps 2 to 5 ms before it runs (within the time bound)",
+                        Slow::new),
+                p("legal:reentrant-callbacks",
+                        "asynchronous requests and creates call their completion on the calling thread before returning STATUS_PENDING",
+                        () -> new Convert(Style.REENTRANT)));
+    }
+
+    private static NdkProvider p(String name, String description, Supplier<? extends Hooks> hooks) {
+        return Variants.wrapped(name, description, hooks);
+    }
+
+    /** How a converted call's completion reaches the consumer. */
+    enum Style {
+        /** On the delivery thread, awaited before the call returns. */
+        EARLY,
+        /** On the delivery thread, not awaited. */
+        FOREIGN_THREAD,
+        /** On the calling thread, before the call returns. */
+        REENTRANT
+    }
+
+    /** Turns every request and create into STATUS_PENDING plus a completion delivered in one {@link Style}. */
+    static final class Convert implements Hooks {
+        private final Style style;
+        private ForwardingAdapter adapter;
+
+        Convert(Style style) {
+            this.style = style;
+        }
+
+        @Override
+        public void attach(ForwardingAdapter a) {
+            this.adapter = a;
+        }
+
+        private void deliver(Runnable completion) {
+            switch (style) {
+                case EARLY -> adapter.deliveries().runAndWait(completion);
+                case FOREIGN_THREAD -> adapter.deliveries().submit(completion);
+                case REENTRANT -> completion.run();
+                default -> throw new IllegalStateException(String.valueOf(style));
+            }
+        }
+
+        @Override
+        public NtStatus request(NdkCall call, RequestCompletion completion, Object context, RequestCall inner) {
+            if (completion == null) {
+                return inner.invoke(null, context);
+            }
+            NtStatus s = Await.request(inner, completion, context);
+            if (s == null || s.isPending()) {
+                return s;
+            }
+            deliver(() -> completion.complete(context, s));
+            return NtStatus.STATUS_PENDING;
+        }
+
+        @Override
+        public <T extends NdkObject> CreateResult<T> create(NdkCall call, CreateCompletion<T> completion, Object context,
+                                                            CreateCall<T> inner) {
+            if (completion == null) {
+                return inner.invoke(null, context);
+            }
+            CreateResult<T> r = Await.create(inner, completion, context);
+            if (r == null || r.status() == null || r.status().isPending()) {
+                return r;
+            }
+            T object = NtStatus.STATUS_SUCCESS.equals(r.status()) ? r.object() : null;
+            deliver(() -> completion.complete(context, r.status(), object));
+            return CreateResult.pending();
+        }
+
+        @Override
+        public NtStatus close(NdkCall call, NdkObject object, CloseCompletion completion, Object context, CloseCall inner) {
+            if (style != Style.FOREIGN_THREAD) {
+                return inner.invoke(completion, context);
+            }
+            adapter.deliveries().quiesce();
+            return inner.invoke(completion, context);
+        }
+    }
+
+    /** Every eighth call sleeps 2, 3, 4 or 5 ms in turn. */
+    static final class Slow implements Hooks {
+        private final AtomicLong calls = new AtomicLong();
+
+        @Override
+        public <T> T call(NdkCall call, Supplier<T> body) {
+            long n = calls.incrementAndGet();
+            if (n % 8 == 0) {
+                try {
+                    Thread.sleep(2 + (n / 8) % 4);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return body.get();
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package org.ndktck.faults;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import org.ndktck.spec.NdkProvider;
+import org.ndktck.spec.NdkProviderSource;
+
+/**
+ * The providers of this part of the fault catalogue, registered through {@link java.util.ServiceLoader}:
+ * the misbehaving providers of issue 8 ({@link Misbehaviours}), the legal but unusual behaviours the kit
+ * must pass ({@link LegalBehaviours}), and the faults that complete the catalogue so that every
+ * provider-checked MUST rule has one ({@link CatalogueGaps}).
+ */
+public final class MisbehavingProviders implements NdkProviderSource {
+    @Override
+    public Collection<NdkProvider> providers() {
+        List<NdkProvider> all = new ArrayList<>();
+        all.addAll(Misbehaviours.providers());
+        all.addAll(LegalBehaviours.providers());
+        all.addAll(CatalogueGaps.providers());
+        return all;
+    }
+}

@@ -1,0 +1,37 @@
+package org.ndktck.faults;
+
+import java.util.Objects;
+import java.util.function.Supplier;
+
+import org.ndktck.reference.ReferenceProvider;
+import org.ndktck.spec.NdkProvider;
+
+/**
+ * Builds the providers of this module: the reference provider, its adapters wrapped in a
+ * {@link ForwardingAdapter} with fresh {@link Hooks} per adapter. Settings are the reference provider's
+ * ({@code --set completion=pending} and so on); every wrapper works in every completion style.
+ */
+public final class Variants {
+    private Variants() {
+    }
+
+    /**
+     * @param name        {@code fault:RULE-ID[/variant]} or {@code legal:behaviour}
+     * @param description one line: what the provider breaks (or does that is unusual but allowed)
+     * @param hooks       makes the hooks of one adapter (called once per adapter opened)
+     * @return the provider
+     */
+    public static NdkProvider wrapped(String name, String description, Supplier<? extends Hooks> hooks) {
+        Objects.requireNonNull(hooks, "hooks");
+        return builder(name, description).decorateAdapters(a -> new ForwardingAdapter(a, hooks.get(), name)).build();
+    }
+
+    /**
+     * @param name        the provider's name
+     * @param description one line on what it breaks
+     * @return a reference builder with the name and description set, for faults that replace pieces
+     */
+    public static ReferenceProvider.Builder builder(String name, String description) {
+        return ReferenceProvider.builder().name(name).description(description);
+    }
+}
