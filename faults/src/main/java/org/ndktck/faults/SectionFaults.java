@@ -981,7 +981,8 @@ public final class SectionFaults implements NdkProviderSource {
                         };
                     }
                 })).build());
-        out.add(fault("fault:CL-4/close-callback-first",
+        // The fault shows only when the registration pends: it carries completion=pending as its default.
+        out.add(FaultDefaults.withDefaults(fault("fault:CL-4/close-callback-first",
                 "closing an MR with a request pending calls the close callback at once, before the request's completion")
                 .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
                     @Override
@@ -1027,7 +1028,7 @@ public final class SectionFaults implements NdkProviderSource {
                             }
                         };
                     }
-                })).build());
+                })).build(), java.util.Map.of("completion", "pending")));
         out.add(fault("fault:CL-5/close-leaves-requests", "closing a QP leaves its pending receives and sends without a completion")
                 .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
                     final Set<Object> orphans = ConcurrentHashMap.newKeySet();

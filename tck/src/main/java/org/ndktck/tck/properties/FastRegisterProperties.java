@@ -418,11 +418,14 @@ public class FastRegisterProperties {
             boolean canRead = (plan.flags() & NdkOpFlags.ALLOW_REMOTE_READ) != 0;
             NdkSession.Access rd = Probes.readInside(s, remote, k, n);
             if (rd.succeeded() != canRead) {
-                throw Violations.of("MR-FR-12", rd.outcome().call(), (canRead ? "success" : "an error completion") + ": Flags "
+                // Denied although allowed: the new registration's token does not grant its access (MR-FR-9), which a
+                // provider breaking the addressing (MR-FR-10) also shows; granted although not allowed: MR-FR-12.
+                throw Violations.of(canRead ? "MR-FR-9" : "MR-FR-12", rd.outcome().call(), (canRead ? "success" : "an error completion") + ": Flags "
                         + Hex.u32(plan.flags()) + (canRead ? " include" : " lack") + " NDK_OP_FLAG_ALLOW_REMOTE_READ (0x08)", rd.describe());
             }
             if (canRead && !Arrays.equals(rd.data(), Probes.expectedAt(remote, k, n))) {
-                throw Violations.of("MR-FR-12", rd.outcome().call(), "the region's bytes " + Hex.bytes(Probes.expectedAt(remote, k, n)),
+                // BaseVirtualAddress + k did not reach byte k of the region: the addressing rule (MR-FR-10).
+                throw Violations.of("MR-FR-10", rd.outcome().call(), "the region's bytes " + Hex.bytes(Probes.expectedAt(remote, k, n)),
                         Hex.bytes(rd.data()));
             }
             s.checkMemory("MR-FR-12", () -> rd.outcome().call());
