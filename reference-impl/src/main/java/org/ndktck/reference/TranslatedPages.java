@@ -32,6 +32,10 @@ record TranslatedPages(long[] frames, int firstMisalignedPage, int firstUnmapped
     static TranslatedPages of(ReferenceAdapter adapter, long[] pageArray, int count) {
         long mask = adapter.pageSize() - 1L;
         int pageShift = Integer.numberOfTrailingZeros(adapter.pageSize());
+        TranslatedPages run = ofOneRun(adapter, pageArray, count, pageShift);
+        if (run != null) {
+            return run;
+        }
         long[] frames = new long[count];
         int firstMisaligned = -1;
         // The LAM of the previous entry, with its fields in locals: a LAM lookup happens only when an entry
@@ -68,5 +72,32 @@ record TranslatedPages(long[] frames, int firstMisalignedPage, int firstUnmapped
             }
         }
         return new TranslatedPages(Arrays.copyOf(frames, firstUnmapped), firstMisaligned, firstUnmapped);
+    }
+
+    /**
+     * The usual case, as NdkBuildLam hands it out: entry i is the LAM page {@code pageArray[0] + i × PAGE_SIZE},
+     * with entry 0 aligned and all {@code count} pages inside one live LAM. Then every entry is aligned and
+     * mapped, and the frames are a plain copy of a run of the LAM's frames.
+     *
+     * @return the translation, or null when the array is not such a run (the general loop then decides)
+     */
+    private static TranslatedPages ofOneRun(ReferenceAdapter adapter, long[] pageArray, int count, int pageShift) {
+        if (count == 0) {
+            return null;
+        }
+        long first = pageArray[0];
+        LamMapping lam = adapter.lamContaining(first);
+        long offset = first - (lam == null ? 0 : lam.base);
+        if (lam == null || (offset & ((1L << pageShift) - 1)) != 0
+                || Long.compareUnsigned((long) count << pageShift, lam.size() - offset) > 0) {
+            return null;
+        }
+        for (int i = 0; i < count; i++) {
+            if (pageArray[i] != first + ((long) i << pageShift)) {
+                return null;
+            }
+        }
+        int from = (int) (offset >>> pageShift);
+        return new TranslatedPages(lam.pages.framesCopy(from, from + count), -1, -1);
     }
 }
