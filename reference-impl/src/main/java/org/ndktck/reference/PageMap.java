@@ -104,6 +104,11 @@ final class PageMap {
         return frames.length;
     }
 
+    /** @return a copy of frames [from, to) (indices of frames, not bytes) */
+    long[] framesCopy(int from, int to) {
+        return Arrays.copyOfRange(frames, from, to);
+    }
+
     /** @return a copy of the frames */
     long[] framesCopy() {
         return frames.clone();

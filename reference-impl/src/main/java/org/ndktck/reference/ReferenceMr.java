@@ -186,36 +186,16 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
      * Under the lock: NdkFastRegister passed its checks. Makes the new registration (pending until processed),
      * gives it a fresh token, which the getters return from now on (MR-FR-9).
      *
+     * @param frames the page frames of the registration, translated from the AdapterPageArray by
+     *               {@link TranslatedPages}; the registration keeps this array as its own
      * @return the registration, or null when it would need more frames than the model holds
      */
-    Region postFastRegistration(long[] pageArray, int fbo, long length, long baseVirtualAddress, int flags) {
+    Region postFastRegistration(long[] frames, int fbo, long length, long baseVirtualAddress, int flags) {
         int pageSize = adapter.pageSize();
-        int pageShift = Integer.numberOfTrailingZeros(pageSize);
-        long[] frames = new long[pageArray.length];
-        int resolved = 0;
-        // One LAM lookup per run of pages that lie in one LAM (usually the whole array), then a tight loop over
-        // the run with the LAM's fields in locals; logical - base lies in [0, size), so a shift finds the frame.
-        while (resolved < pageArray.length) {
-            LamMapping lam = adapter.lamContaining(pageArray[resolved]);
-            if (lam == null) {
-                break;
-            }
-            long base = lam.base;
-            long size = lam.size();
-            PageMap lamPages = lam.pages;
-            do {
-                long offset = pageArray[resolved] - base;
-                if (Long.compareUnsigned(offset, size) >= 0) {
-                    break;
-                }
-                frames[resolved++] = lamPages.frame((int) (offset >>> pageShift));
-            } while (resolved < pageArray.length);
-        }
-        if (resolved > PageMap.MAX_FRAMES) {
+        if (frames.length > PageMap.MAX_FRAMES) {
             return null;
         }
-        PageMap pages = PageMap.ofFrames(pageSize, resolved == frames.length ? frames
-                : java.util.Arrays.copyOf(frames, resolved));
+        PageMap pages = PageMap.ofFrames(pageSize, frames);
         int placement = adapter.policy.get(Pieces.FBO_PLACEMENT).firstByteOffset(fbo, baseVirtualAddress, pageSize);
         int firstByteOffset = Math.floorMod(placement, pageSize);
         int access = adapter.policy.get(Pieces.FR_ACCESS_FLAGS).access(flags);

@@ -2,7 +2,6 @@ package org.ndktck.reference;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -115,15 +114,18 @@ final class ReferenceQp extends ReferenceObject implements NdkQp {
             if (m == null) {
                 return failInline(NtStatus.STATUS_INVALID_PARAMETER);
             }
-            long[] pages = Arrays.copyOf(adapterPageArray,
-                    (int) Math.min(Integer.toUnsignedLong(adapterPageCount), adapterPageArray.length));
+            // The one pass over the consumer's array: frames for the new registration plus the two facts the
+            // checks MR-FR-17 and MR-FR-2 read. The array is not copied; nothing keeps it after the call.
+            int pagesUsed = (int) Math.min(Integer.toUnsignedLong(adapterPageCount), adapterPageArray.length);
+            TranslatedPages translated = TranslatedPages.of(adapter, adapterPageArray, pagesUsed);
             FastRegisterRequest request = new FastRegisterRequest(adapter, connected(), m.view(pd), adapterPageCount,
-                    pages, adapterPageArray.length, fbo, length, baseVirtualAddress, flags);
+                    adapterPageArray, adapterPageArray.length, fbo, length, baseVirtualAddress, flags,
+                    translated.firstMisalignedPage(), translated.firstUnmappedPage());
             NtStatus status = adapter.policy.evaluate(Pieces.FAST_REGISTER, request);
             if (!status.equals(NtStatus.STATUS_SUCCESS)) {
                 return failInline(status);
             }
-            Region r = m.postFastRegistration(pages, fbo, length, baseVirtualAddress, flags);
+            Region r = m.postFastRegistration(translated.frames(), fbo, length, baseVirtualAddress, flags);
             if (r == null) {
                 return failInline(NtStatus.STATUS_INSUFFICIENT_RESOURCES);
             }

@@ -252,6 +252,27 @@ class DataPathTest {
     }
 
     @Test
+    void theConsumerMayReuseItsPageArrayOnceFastRegisterReturns() {
+        try (Fixture f = Fixture.open()) {
+            Mdl buf = f.buffer(0x7000_0000L, 0x2000);
+            NdkLogicalAddressMapping lam = f.lam(buf, 0x2000);
+            NdkMr mr = f.initialized(2, true);
+            long[] pages = lam.adapterPageArray().clone();
+            assertThat(f.completionOf(c -> f.qpB.fastRegister(c, mr, 2, pages, 0, 0x2000, 0x7000000L, 0x38)))
+                    .isEqualTo(STATUS_SUCCESS);
+            java.util.Arrays.fill(pages, 0x1234_5000L);
+            byte[] data = pattern(64, 11);
+            Mdl source = f.buffer(0x5580_0000L, 64);
+            NdkMr s = f.registered(source, 64, 0x1);
+            f.poke(source, 0, data);
+            assertThat(f.completionOf(c -> f.qpA.write(c, sge(0x5580_0000L, 64, s.getLocalToken()), 0x7001000L,
+                    mr.getRemoteToken(), 0))).as("second page, after the consumer overwrote its array")
+                    .isEqualTo(STATUS_SUCCESS);
+            assertThat(f.peek(buf, 0x1000, 64)).isEqualTo(data);
+        }
+    }
+
+    @Test
     void invalidationAndRemoteInvalidationKillTheToken() {
         try (Fixture f = Fixture.open()) {
             Mdl buf = f.buffer(0x7000_0000L, 0x1000);

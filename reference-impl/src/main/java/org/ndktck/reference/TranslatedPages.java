@@ -1,0 +1,103 @@
+package org.ndktck.reference;
+
+import java.util.Arrays;
+
+/**
+ * The one pass NdkFastRegister makes over the consumer's AdapterPageArray: it translates every entry to the
+ * page frame behind it and notes, on the way, the two facts the checks MR-FR-17 and MR-FR-2 need. The checks
+ * then read these facts from the {@link FastRegisterRequest} instead of walking the array again, and the new
+ * registration takes the frames as its own array, so the consumer may reuse its array as soon as the call
+ * returns (nothing keeps a reference to it).
+ *
+ * <p>An entry is translated like any logical address: the page frame of the PAGE_SIZE page of a live LAM that
+ * holds it (so an entry that is not PAGE_SIZE-aligned translates to the page it lies in; only a variant that
+ * replaces MR-FR-17 lets such an entry through). Translation stops at the first entry that lies in no live LAM:
+ * the registration then has frames for the entries before it only, and bytes past them are backed by nothing.
+ *
+ * @param frames              page frame numbers of entries [0, firstUnmappedPage), or of every entry used when
+ *                            {@code firstUnmappedPage} is -1; a fresh array, owned by whoever takes it
+ * @param firstMisalignedPage index of the first entry that is not a multiple of PAGE_SIZE, or -1 (MR-FR-17)
+ * @param firstUnmappedPage   index of the first entry whose PAGE_SIZE page lies in no live LAM of the adapter,
+ *                            or -1 (MR-FR-2)
+ */
+record TranslatedPages(long[] frames, int firstMisalignedPage, int firstUnmappedPage) {
+    /**
+     * Under the adapter's lock: reads each of the first {@code count} entries of {@code pageArray} once.
+     *
+     * @param adapter   the adapter whose LAMs translate the entries
+     * @param pageArray the consumer's AdapterPageArray (unsigned logical addresses); only read
+     * @param count     entries to use, 0 ≤ count ≤ pageArray.length
+     * @return the frames and the two facts
+     */
+    static TranslatedPages of(ReferenceAdapter adapter, long[] pageArray, int count) {
+        long mask = adapter.pageSize() - 1L;
+        int pageShift = Integer.numberOfTrailingZeros(adapter.pageSize());
+        TranslatedPages run = ofOneRun(adapter, pageArray, count, pageShift);
+        if (run != null) {
+            return run;
+        }
+        long[] frames = new long[count];
+        int firstMisaligned = -1;
+        // The LAM of the previous entry, with its fields in locals: a LAM lookup happens only when an entry
+        // leaves it (usually once, for the first entry). size 0 forces the lookup for the first entry.
+        long base = 0;
+        long size = 0;
+        PageMap lamPages = null;
+        int i = 0;
+        for (; i < count; i++) {
+            long page = pageArray[i];
+            if ((page & mask) != 0 && firstMisaligned < 0) {
+                firstMisaligned = i;
+            }
+            long offset = page - base;
+            if (Long.compareUnsigned(offset, size) >= 0) {
+                LamMapping lam = adapter.lamContaining(page);
+                if (lam == null) {
+                    break;
+                }
+                base = lam.base;
+                size = lam.size();
+                lamPages = lam.pages;
+                offset = page - base;
+            }
+            frames[i] = lamPages.frame((int) (offset >>> pageShift));
+        }
+        if (i == count) {
+            return new TranslatedPages(frames, firstMisaligned, -1);
+        }
+        int firstUnmapped = i;
+        for (; firstMisaligned < 0 && i < count; i++) {
+            if ((pageArray[i] & mask) != 0) {
+                firstMisaligned = i;
+            }
+        }
+        return new TranslatedPages(Arrays.copyOf(frames, firstUnmapped), firstMisaligned, firstUnmapped);
+    }
+
+    /**
+     * The usual case, as NdkBuildLam hands it out: entry i is the LAM page {@code pageArray[0] + i × PAGE_SIZE},
+     * with entry 0 aligned and all {@code count} pages inside one live LAM. Then every entry is aligned and
+     * mapped, and the frames are a plain copy of a run of the LAM's frames.
+     *
+     * @return the translation, or null when the array is not such a run (the general loop then decides)
+     */
+    private static TranslatedPages ofOneRun(ReferenceAdapter adapter, long[] pageArray, int count, int pageShift) {
+        if (count == 0) {
+            return null;
+        }
+        long first = pageArray[0];
+        LamMapping lam = adapter.lamContaining(first);
+        long offset = first - (lam == null ? 0 : lam.base);
+        if (lam == null || (offset & ((1L << pageShift) - 1)) != 0
+                || Long.compareUnsigned((long) count << pageShift, lam.size() - offset) > 0) {
+            return null;
+        }
+        for (int i = 0; i < count; i++) {
+            if (pageArray[i] != first + ((long) i << pageShift)) {
+                return null;
+            }
+        }
+        int from = (int) (offset >>> pageShift);
+        return new TranslatedPages(lam.pages.framesCopy(from, from + count), -1, -1);
+    }
+}
