@@ -229,6 +229,7 @@ public final class AsyncOp<T extends NdkObject> {
                     LockSupport.parkNanos(this, left);
                 }
             }
+            Bounds.completionArrived(start);
             return true;
         } finally {
             waiter = null;
@@ -246,6 +247,7 @@ public final class AsyncOp<T extends NdkObject> {
     public NtStatus awaitPending(Bounds bounds) {
         if (!await(bounds.completionNanos())) {
             awaitFailed = true;
+            Bounds.completionMissed();
             if (callbacks.get() > 0) {
                 throw Violations.of("GEN-LIFE-1", detail(), "the completion callback, with the kit's action inside it, returns within "
                                 + bounds.describeCompletionBound(),

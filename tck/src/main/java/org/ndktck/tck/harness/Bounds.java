@@ -15,6 +15,14 @@ package org.ndktck.tck.harness;
  *       kind costs one full bound, not one per property.</li>
  * </ul>
  *
+ * <p><b>After a missed completion.</b> Once a completion (a callback after STATUS_PENDING or a CQ entry)
+ * has not come within its bound in a run, {@link #current()} shortens the completion bound of the rest of
+ * that run to {@link #KNOWN_HUNG_MILLIS} (scaled), but never below twice the longest completion that did
+ * come in this run (capped at the full bound). A provider that never completes then costs one full bound
+ * and a short one per property, not a full bound per property and per shrinking step (issue 8: the run
+ * against the worst misbehaviour ends within twice its normal time). Only a run that already has a failure
+ * gets the shorter bound. {@link #resetRun()} starts over.
+ *
  * @param callNanos       bound of one call
  * @param completionNanos bound of one awaited completion or CQ entry
  * @param quietNanos      quiet period after inline returns
@@ -30,12 +38,70 @@ public record Bounds(long callNanos, long completionNanos, long quietNanos, long
     /** Base bound of a call kind that hung before, in milliseconds. */
     public static final long KNOWN_HUNG_MILLIS = 250;
 
-    /** @return the bounds of the current run configuration */
+    private static volatile boolean completionMissed;
+    private static final java.util.concurrent.atomic.AtomicLong LONGEST_COMPLETION = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * @return the bounds of the current run configuration; the completion bound is shortened once a
+     *     completion was missed in this run (see the type's docstring)
+     */
     public static Bounds current() {
         TckConfig c = TckConfig.current();
         long call = c.scaled(CALL_MILLIS) * 1_000_000L;
-        return new Bounds(call, c.scaled(COMPLETION_MILLIS) * 1_000_000L, c.scaled(QUIET_MILLIS) * 1_000_000L,
-                Math.min(call, c.scaled(KNOWN_HUNG_MILLIS) * 1_000_000L));
+        long knownHung = Math.min(call, c.scaled(KNOWN_HUNG_MILLIS) * 1_000_000L);
+        long completion = c.scaled(COMPLETION_MILLIS) * 1_000_000L;
+        if (completionMissed) {
+            completion = Math.min(completion, Math.max(knownHung, 2 * LONGEST_COMPLETION.get()));
+        }
+        return new Bounds(call, completion, c.scaled(QUIET_MILLIS) * 1_000_000L, knownHung);
+    }
+
+    /** Forgets the missed completions and completion times of the run before (a new run starts). */
+    public static void resetRun() {
+        completionMissed = false;
+        LONGEST_COMPLETION.set(0);
+    }
+
+    /** @return true once a completion or CQ entry did not come within its bound in this run */
+    public static boolean completionMissedInRun() {
+        return completionMissed;
+    }
+
+    /**
+     * Notes a completion or CQ entry that came, for the floor of the shortened completion bound.
+     *
+     * @param startNanos {@link System#nanoTime()} when the kit began to wait
+     */
+    public static void completionArrived(long startNanos) {
+        long took = System.nanoTime() - startNanos;
+        if (took > 0) {
+            LONGEST_COMPLETION.accumulateAndGet(took, Math::max);
+        }
+    }
+
+    /**
+     * Notes that a completion or CQ entry did not come within its bound: the rest of the run waits with
+     * the shortened bound, and the running property's try is marked as ended by a time bound (its
+     * failure is not shrunk, see {@link KitLifecycle}).
+     */
+    public static void completionMissed() {
+        completionMissed = true;
+        CurrentProperty.boundReached();
+    }
+
+    /**
+     * Tells whether a wait for a completion or CQ entry that began at {@code startNanos} is over its bound,
+     * and notes the miss ({@link #completionMissed()}) when it is.
+     *
+     * @param startNanos {@link System#nanoTime()} when the kit began to wait
+     * @return true when {@link #completionNanos()} has passed since then
+     */
+    public boolean completionExpired(long startNanos) {
+        if (System.nanoTime() - startNanos > completionNanos) {
+            completionMissed();
+            return true;
+        }
+        return false;
     }
 
     /**
@@ -53,6 +119,8 @@ public record Bounds(long callNanos, long completionNanos, long quietNanos, long
 
     /** @return a description of the completion bound for messages */
     public String describeCompletionBound() {
-        return millis(completionNanos) + " (" + COMPLETION_MILLIS + " ms x ndk.tck.timeoutFactor " + TckConfig.current().timeoutFactor() + ")";
+        boolean shortened = completionNanos < TckConfig.current().scaled(COMPLETION_MILLIS) * 1_000_000L;
+        return millis(completionNanos) + " (" + COMPLETION_MILLIS + " ms x ndk.tck.timeoutFactor " + TckConfig.current().timeoutFactor()
+                + (shortened ? ", shortened: a completion was already missed in this run" : "") + ")";
     }
 }

@@ -69,4 +69,37 @@ public final class CurrentProperty {
         Info i = CURRENT.get();
         return i == null ? 0 : i.tries();
     }
+
+    /** Set when a wait of the running try reached its time bound; cleared when a try starts. */
+    private static volatile boolean boundReached;
+    /** Set once a try of the running property failed at a time bound: its shrinking tries are not run. */
+    private static volatile boolean skipShrinking;
+
+    /**
+     * Notes that a wait of the running try (a provider call, a completion, a CQ entry) reached its time
+     * bound (GEN-TIME-1 and the completion rules). Called by the harness from any thread.
+     */
+    public static void boundReached() {
+        boundReached = true;
+    }
+
+    /** Starts a try: forgets whether the try before reached a bound. */
+    static void startTry() {
+        boundReached = false;
+    }
+
+    /** @return true when a wait of the running try reached its time bound */
+    static boolean tryReachedBound() {
+        return boundReached;
+    }
+
+    /** @param skip whether the running property's remaining (shrinking) tries are skipped */
+    static void skipShrinking(boolean skip) {
+        skipShrinking = skip;
+    }
+
+    /** @return true when the running property failed at a time bound, so its shrinking tries are skipped */
+    static boolean shrinkingSkipped() {
+        return skipShrinking;
+    }
 }

@@ -80,6 +80,7 @@ public final class Invoker {
 
     /** Forgets which call kinds hung (a new run starts). Abandoned threads stay abandoned. */
     public static void resetRun() {
+        Bounds.resetRun();
         HUNG_KINDS.clear();
         LONGEST.clear();
     }
@@ -114,11 +115,9 @@ public final class Invoker {
                 throw new Abandoned(ct);
             }
             Task t = ct.task;
-            String k = t.kind;
-            Supplier<String> d = t.detail;
-            long b = t.bound;
+            Step outer = t.step;
             t.step(kind, detail, boundFor(kind));
-            long started = t.start;
+            long started = t.step.start();
             try {
                 T result = invokeProvider(detail, body);
                 if (ct.abandoned) {
@@ -127,10 +126,7 @@ public final class Invoker {
                 noteDuration(kind, System.nanoTime() - started);
                 return result;
             } finally {
-                t.kind = k;
-                t.detail = d;
-                t.bound = Math.max(b, kitCodeBound());
-                t.start = System.nanoTime();
+                t.step(outer.kind(), outer.detail(), Math.max(outer.bound(), kitCodeBound()));
             }
         }
         return invokeProvider(detail, body);
@@ -246,25 +242,30 @@ public final class Invoker {
         long spinEnd = System.nanoTime() + WAIT_SPIN_NANOS;
         boolean interrupted = false;
         while (!t.done) {
+            // one consistent snapshot of the caller thread's current step (kind, bound and start together)
+            Step step = t.step;
             long now = System.nanoTime();
-            long deadline = t.start + t.bound;
+            long deadline = step.start() + step.bound();
             if (now - deadline >= 0) {
                 if (t.done) {
                     break;
                 }
+                if (t.step != step) {
+                    continue; // a new step began while we looked: judge that one
+                }
                 ct.abandon();
                 caller = null;
                 hangs++;
-                String stuckKind = t.kind;
-                HUNG_KINDS.add(stuckKind);
+                HUNG_KINDS.add(step.kind());
+                CurrentProperty.boundReached();
                 if (interrupted) {
                     Thread.currentThread().interrupt();
                 }
-                String d = t.detail.get();
-                throw Violations.of("GEN-TIME-1", d, "the call returns within " + Bounds.millis(t.bound)
+                String d = step.detail().get();
+                throw Violations.of("GEN-TIME-1", d, "the call returns within " + Bounds.millis(step.bound())
                                 + " (" + Bounds.CALL_MILLIS + " ms x ndk.tck.timeoutFactor " + TckConfig.current().timeoutFactor()
-                                + (t.bound < Bounds.current().callNanos() ? ", shortened: this call kind already hung in this run" : "") + ")",
-                        "it had not returned after " + Bounds.millis(now - t.start) + "; the kit abandoned the calling thread "
+                                + (step.bound() < Bounds.current().callNanos() ? ", shortened: this call kind already hung in this run" : "") + ")",
+                        "it had not returned after " + Bounds.millis(now - step.start()) + "; the kit abandoned the calling thread "
                                 + ct.getName() + " and goes on with a fresh adapter");
             }
             if (now - spinEnd < 0) {
@@ -281,7 +282,7 @@ public final class Invoker {
             Thread.currentThread().interrupt();
         }
         if (!isBatch) {
-            noteDuration(kind, System.nanoTime() - t.start);
+            noteDuration(kind, System.nanoTime() - t.step.start());
         }
         if (t.error != null) {
             if (t.error instanceof RuntimeException re) {
@@ -295,14 +296,19 @@ public final class Invoker {
         return (T) t.result;
     }
 
+    /**
+     * What the caller thread is doing now: the call kind, its detail, its bound and when it started
+     * ({@link System#nanoTime()}, nanoseconds). Replaced as a whole, so the waiting thread never mixes the
+     * start of one step with the bound of another.
+     */
+    record Step(String kind, Supplier<String> detail, long bound, long start) {
+    }
+
     /** One unit of work handed to the caller thread. */
     static final class Task {
         final Supplier<?> body;
         final Thread waiter;
-        volatile String kind;
-        volatile Supplier<String> detail;
-        volatile long start;
-        volatile long bound;
+        volatile Step step;
         volatile boolean done;
         Object result;
         Throwable error;
@@ -313,10 +319,7 @@ public final class Invoker {
         }
 
         void step(String kind, Supplier<String> detail, long bound) {
-            this.kind = kind;
-            this.detail = detail;
-            this.bound = bound;
-            this.start = System.nanoTime();
+            this.step = new Step(kind, detail, bound, System.nanoTime());
         }
 
         void execute() {

@@ -4,12 +4,16 @@ import net.jqwik.api.AfterFailureMode;
 import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.FixedSeedMode;
 import net.jqwik.api.lifecycle.AroundPropertyHook;
+import net.jqwik.api.lifecycle.AroundTryHook;
 import net.jqwik.api.lifecycle.LifecycleContext;
 import net.jqwik.api.lifecycle.PropagationMode;
 import net.jqwik.api.lifecycle.PropertyExecutionResult;
 import net.jqwik.api.lifecycle.PropertyExecutor;
 import net.jqwik.api.lifecycle.PropertyLifecycleContext;
 import net.jqwik.api.lifecycle.SkipExecutionHook;
+import net.jqwik.api.lifecycle.TryExecutionResult;
+import net.jqwik.api.lifecycle.TryExecutor;
+import net.jqwik.api.lifecycle.TryLifecycleContext;
 import org.ndktck.spec.rules.Rule;
 import org.ndktck.spec.rules.RuleCatalog;
 import org.ndktck.tck.NdkRule;
@@ -34,7 +38,7 @@ import java.util.stream.Collectors;
  *   <li>records every property's outcome, tries, seed and time in the {@link RunLedger}.</li>
  * </ul>
  */
-public final class KitLifecycle implements AroundPropertyHook, SkipExecutionHook {
+public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, SkipExecutionHook {
     /** Prefix of the skip reason of a property whose rule does not apply to the adapter. */
     public static final String NOT_APPLICABLE = "NOT_APPLICABLE: ";
 
@@ -92,11 +96,13 @@ public final class KitLifecycle implements AroundPropertyHook, SkipExecutionHook
             context.attributes().setEdgeCases(EdgeCasesMode.FIRST);
         }
         CurrentProperty.set(new CurrentProperty.Info(List.copyOf(ruleIds(method)), tries));
+        CurrentProperty.skipShrinking(false);
         long start = System.nanoTime();
         PropertyExecutionResult result;
         try {
             result = property.execute();
         } finally {
+            CurrentProperty.skipShrinking(false);
             CurrentProperty.clear();
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
@@ -119,6 +125,34 @@ public final class KitLifecycle implements AroundPropertyHook, SkipExecutionHook
      * @param failure the reported (shrunk) failure, or null
      * @param result  the property's result
      */
+    /**
+     * Runs one try. A try that fails because a wait reached its time bound (a call that did not return, a
+     * completion or CQ entry that did not come: GEN-TIME-1 and the completion rules) is not shrunk: every
+     * shrinking step would wait for the bound again, so the property's later tries (jqwik's shrinking
+     * candidates) are not run: each is answered as satisfied without calling the provider, which ends
+     * shrinking at once, and the failure keeps the sample that first failed (an answer of "invalid" would
+     * make jqwik search tens of thousands of candidates until its shrinking time bound). Other failures
+     * shrink as usual.
+     *
+     * @param context    jqwik's try context
+     * @param aTry       the try
+     * @param parameters the generated parameters
+     * @return the try's result, or {@link TryExecutionResult#satisfied()} for a shrinking step not run
+     * @throws Throwable whatever the try throws
+     */
+    @Override
+    public TryExecutionResult aroundTry(TryLifecycleContext context, TryExecutor aTry, List<Object> parameters) throws Throwable {
+        if (CurrentProperty.shrinkingSkipped()) {
+            return TryExecutionResult.satisfied();
+        }
+        CurrentProperty.startTry();
+        TryExecutionResult result = aTry.execute(parameters);
+        if (result.isFalsified() && CurrentProperty.tryReachedBound()) {
+            CurrentProperty.skipShrinking(true);
+        }
+        return result;
+    }
+
     static void keepOriginalViolation(Throwable failure, PropertyExecutionResult result) {
         if (failure == null) {
             return;

@@ -959,10 +959,10 @@ public final class NdkSession implements AutoCloseable {
         while (wr.entry == null) {
             drain(wr.cq);
             if (wr.entry != null) {
+                Bounds.completionArrived(start);
                 return;
             }
-            long now = System.nanoTime();
-            if (now - start > bounds.completionNanos()) {
+            if (bounds.completionExpired(start)) {
                 throw Violations.of(wrRule(wr.type), wr.detail(),
                         "after STATUS_SUCCESS a CQ entry with RequestContext " + wr.context + " within " + bounds.describeCompletionBound(),
                         "no such entry on the CQ");

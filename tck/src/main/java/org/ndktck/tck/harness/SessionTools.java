@@ -324,9 +324,10 @@ public final class SessionTools implements AutoCloseable {
         while (wr.entry == null) {
             s.drain(wr.cq);
             if (wr.entry != null) {
+                Bounds.completionArrived(start);
                 break;
             }
-            if (System.nanoTime() - start > s.bounds().completionNanos()) {
+            if (s.bounds().completionExpired(start)) {
                 throw Violations.of(rule, wr.detail(), expected + " within " + s.bounds().describeCompletionBound(),
                         "no CQ entry with RequestContext " + wr.context);
             }

@@ -76,7 +76,7 @@ public class CqProperties {
                             throw Violations.of("CQ-1", callText(ex, size), "each entry removed once", "the entry of " + RequestContext.describe(ctx) + " again");
                         }
                     }
-                    if (got.isEmpty() && System.nanoTime() - start > s.bounds().completionNanos()) {
+                    if (got.isEmpty() && s.bounds().completionExpired(start)) {
                         throw Violations.of("CQ-1", callText(ex, size), k + " entries in all within " + s.bounds().describeCompletionBound(),
                                 seen.size() + " entries, then 0 with entries still missing");
                     }

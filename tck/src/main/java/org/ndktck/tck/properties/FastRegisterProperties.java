@@ -205,7 +205,7 @@ public class FastRegisterProperties {
                 long start = System.nanoTime();
                 while (wr.entry() == null) {
                     List<NdkResult> got = s.drainPlain(s.target().cq());
-                    if (wr.entry() == null && got.isEmpty() && System.nanoTime() - start > s.bounds().completionNanos()) {
+                    if (wr.entry() == null && got.isEmpty() && s.bounds().completionExpired(start)) {
                         throw Violations.of("MR-FR-8", wr.detail(), "a CQ entry (NdkGetCqResults) within " + s.bounds().describeCompletionBound(),
                                 "none");
                     }

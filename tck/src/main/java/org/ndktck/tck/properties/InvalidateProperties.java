@@ -98,7 +98,7 @@ public class InvalidateProperties {
                     long start = System.nanoTime();
                     while (wr.entry() == null) {
                         List<NdkResult> got = s.drainPlain(s.target().cq());
-                        if (wr.entry() == null && got.isEmpty() && System.nanoTime() - start > s.bounds().completionNanos()) {
+                        if (wr.entry() == null && got.isEmpty() && s.bounds().completionExpired(start)) {
                             throw Violations.of("INV-3", wr.detail(), "a CQ entry (NdkGetCqResults) within " + s.bounds().describeCompletionBound(), "none");
                         }
                         Thread.onSpinWait();
@@ -195,7 +195,7 @@ public class InvalidateProperties {
                 long start = System.nanoTime();
                 while (recv.entry() == null) {
                     List<NdkResult> got = s.drainPlain(s.target().cq());
-                    if (recv.entry() == null && got.isEmpty() && System.nanoTime() - start > s.bounds().completionNanos()) {
+                    if (recv.entry() == null && got.isEmpty() && s.bounds().completionExpired(start)) {
                         throw Violations.of("INV-5", recv.detail(), "a CQ entry (NdkGetCqResults) within " + s.bounds().describeCompletionBound(), "none");
                     }
                     Thread.onSpinWait();
