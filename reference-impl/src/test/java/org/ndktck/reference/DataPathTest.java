@@ -241,11 +241,7 @@ class DataPathTest {
             assertThat(f.completionOf(c -> f.qpB.fastRegister(c, mr, 2, lam.adapterPageArray(), 0x200, 0x1000,
                     0x7000200L, 0x38))).isEqualTo(STATUS_SUCCESS);
             byte[] data = pattern(64, 7);
-            Mdl source = f.buffer(0x5560_0000L, 64);
-            NdkMr s = f.registered(source, 64, 0x1);
-            f.poke(source, 0, data);
-            assertThat(f.completionOf(c -> f.qpA.write(c, sge(0x5560_0000L, 64, s.getLocalToken()), 0x7000200L,
-                    mr.getRemoteToken(), 0))).isEqualTo(STATUS_SUCCESS);
+            assertThat(f.peerWrite(0x5560_0000L, data, 0x7000200L, mr.getRemoteToken())).isEqualTo(STATUS_SUCCESS);
             assertThat(f.peek(buf, 0, 64)).isEqualTo(data);
             assertThat(f.memory.snapshot(buf.pfns()[0])[0]).as("page 0 offset 0 untouched").isZero();
         }
@@ -262,12 +258,8 @@ class DataPathTest {
                     .isEqualTo(STATUS_SUCCESS);
             java.util.Arrays.fill(pages, 0x1234_5000L);
             byte[] data = pattern(64, 11);
-            Mdl source = f.buffer(0x5580_0000L, 64);
-            NdkMr s = f.registered(source, 64, 0x1);
-            f.poke(source, 0, data);
-            assertThat(f.completionOf(c -> f.qpA.write(c, sge(0x5580_0000L, 64, s.getLocalToken()), 0x7001000L,
-                    mr.getRemoteToken(), 0))).as("second page, after the consumer overwrote its array")
-                    .isEqualTo(STATUS_SUCCESS);
+            assertThat(f.peerWrite(0x5580_0000L, data, 0x7001000L, mr.getRemoteToken()))
+                    .as("second page, after the consumer overwrote its array").isEqualTo(STATUS_SUCCESS);
             assertThat(f.peek(buf, 0x1000, 64)).isEqualTo(data);
         }
     }

@@ -241,4 +241,21 @@ final class Fixture implements AutoCloseable {
     public void close() {
         adapter.close();
     }
+
+    /**
+     * The peer (qpA) writes {@code data} into a remote region: the bytes come from a fresh 64-byte-aligned
+     * source buffer at {@code sourceVa}, registered with ALLOW_LOCAL_READ.
+     *
+     * @param sourceVa where the source buffer lives (a VA no other buffer of the test uses)
+     * @param data     the bytes to write (at most one page)
+     * @param remoteVa the target address in the remote region
+     * @param remoteToken the region's remote token
+     * @return the NdkWrite's completion status
+     */
+    NtStatus peerWrite(long sourceVa, byte[] data, long remoteVa, int remoteToken) {
+        Mdl source = buffer(sourceVa, data.length);
+        NdkMr s = registered(source, data.length, 0x1);
+        poke(source, 0, data);
+        return completionOf(c -> qpA.write(c, new NdkSge[]{new NdkSge(sourceVa, data.length, s.getLocalToken())}, remoteVa, remoteToken, 0));
+    }
 }

@@ -30,13 +30,21 @@ public final class RegisterPlans {
     private RegisterPlans() {
     }
 
-    /** The shape of a contiguous chain: byte counts with every MDL but the last ending on a page boundary. */
+    /**
+     * The shape of a contiguous chain of {@code mdls} MDLs starting at {@code offset} bytes into a page: byte
+     * counts (ULONG, here 1 to 3 pages each). In two of three chains every MDL but the last ends on a page
+     * boundary; in the third, the inner MDLs end anywhere, so an MDL boundary falls inside a page and the two
+     * MDLs share that page (as chains built from pieces of one buffer do; MR-REG-1, LAM-1).
+     */
     static int[] chain(Limits l, int offset, int mdls, long seed) {
         int p = l.pageSize();
+        boolean insidePages = mdls > 1 && Long.remainderUnsigned(mix(seed, 30), 3) == 0;
         int[] bc = new int[mdls];
         for (int i = 0; i < mdls; i++) {
             int pages = (int) pick(mix(seed, 10 + i), 1, 3);
-            if (i == 0 && mdls > 1) {
+            if (insidePages && i < mdls - 1) {
+                bc[i] = (int) pick(mix(seed, 40 + i), 1, (long) pages * p - (i == 0 ? offset : 0));
+            } else if (i == 0 && mdls > 1) {
                 bc[i] = pages * p - offset;
             } else if (i == 0) {
                 bc[i] = (int) pick(mix(seed, 20), 1, (long) pages * p - offset);

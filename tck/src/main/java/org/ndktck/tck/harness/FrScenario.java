@@ -10,7 +10,8 @@ import java.util.Arrays;
 /**
  * An {@link FrPlan} made real in a session: a guarded buffer of {@code lamPages} pages, one MDL over it
  * starting at offset FBO mod PAGE_SIZE, a LAM built with NdkBuildLam (MR-FR-2: page addresses come from
- * NdkBuildLam), the page array handed to NdkFastRegister (with the planned misalignment), and a
+ * NdkBuildLam; in one plan in three the array joins two LAMs, see {@link #splitAt}), the page array handed
+ * to NdkFastRegister (with the planned misalignment), and a
  * fast-register MR created and initialized on the target PD.
  */
 public final class FrScenario {
@@ -44,14 +45,42 @@ public final class FrScenario {
         int inPage = (int) (Integer.toUnsignedLong(plan.fbo()) & (p - 1));
         long va = 0x0000_4000_0000_0000L + inPage;
         int byteCount = (int) ((long) (plan.lamPages() - 1) * p + 1);
-        Mdl mdl = buffer.mdl(va, 0, byteCount);
-        NdkSession.Lam lam = s.buildLam(mdl, Integer.toUnsignedLong(byteCount));
-        long[] pages = Arrays.copyOf(lam.pages(), plan.pageCount());
+        NdkSession.Lam lam;
+        long[] pages;
+        int split = splitAt(plan);
+        if (split > 0) {
+            // the page array joins two LAMs (pages [0, split) and [split, lamPages) of the buffer): its entries are
+            // not one run of logical addresses, as MR-FR-2 allows; the region is still the buffer, page by page
+            long vaPage = va - inPage;
+            lam = s.buildLam(buffer.mdl(va, 0, split * p - inPage), (long) split * p - inPage);
+            NdkSession.Lam second = s.buildLam(buffer.mdl(vaPage + (long) split * p, split, byteCount - (split * p - inPage)),
+                    Integer.toUnsignedLong(byteCount - (split * p - inPage)));
+            long[] joined = Arrays.copyOf(lam.pages(), lam.pages().length + second.pages().length);
+            System.arraycopy(second.pages(), 0, joined, lam.pages().length, second.pages().length);
+            pages = Arrays.copyOf(joined, plan.pageCount());
+        } else {
+            lam = s.buildLam(buffer.mdl(va, 0, byteCount), Integer.toUnsignedLong(byteCount));
+            pages = Arrays.copyOf(lam.pages(), plan.pageCount());
+        }
         if (plan.misalignDelta() != 0) {
             pages[plan.misalignIndex()] += plan.misalignDelta();
         }
         NdkMr mr = s.fastRegisterMr(plan.initPageCount(), plan.remoteAccess());
         return new FrScenario(s, plan, buffer, lam, pages, mr);
+    }
+
+    /**
+     * @param plan the plan
+     * @return where the page array switches from one LAM to a second one (a page index, 1 to lamPages − 1), or 0
+     *     for one LAM: one plan in three of 2 to 4096 LAM pages, chosen by the plan's salt
+     */
+    static int splitAt(FrPlan plan) {
+        int n = plan.lamPages();
+        long h = plan.salt() * 0x9E37_79B9_7F4A_7C15L;
+        if (n < 2 || n > 4096 || Long.remainderUnsigned(h, 3) != 0) {
+            return 0;
+        }
+        return 1 + (int) Long.remainderUnsigned(h >>> 8, n - 1);
     }
 
     /** @return the plan */

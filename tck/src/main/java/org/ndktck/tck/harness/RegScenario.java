@@ -32,16 +32,20 @@ public final class RegScenario {
     public static RegScenario prepare(NdkSession s, RegPlan plan) {
         int p = s.pageSize();
         int[] bc = plan.byteCounts();
-        long[] spans = new long[bc.length];
         long va = plan.virtualAddress();
-        long totalPages = 0;
+        long firstPage = va & -(long) p;
+        // the host buffer holds the whole range [VA, VA + chain bytes) page by page; MDL i starts in the page
+        // its VA falls in, so an MDL boundary inside a page shares that page's frame with the MDL before it
+        // (one host page, one frame), and a chain broken by breakDelta keeps the same frames
         long[] vas = new long[bc.length];
+        int[] pageOf = new int[bc.length];
+        long at = va;
         for (int i = 0; i < bc.length; i++) {
-            vas[i] = va;
-            spans[i] = Mdl.spanPages((int) (va & (p - 1)), Integer.toUnsignedLong(bc[i]), p);
-            totalPages += spans[i];
-            va += Integer.toUnsignedLong(bc[i]);
+            vas[i] = at;
+            pageOf[i] = (int) ((at - firstPage) / p);
+            at += Integer.toUnsignedLong(bc[i]);
         }
+        long totalPages = Mdl.spanPages((int) (va & (p - 1)), at - va, p);
         if (plan.breakIndex() >= 0) {
             for (int i = plan.breakIndex(); i < bc.length; i++) {
                 vas[i] += plan.breakDelta();
@@ -50,10 +54,8 @@ public final class RegScenario {
         HostBuffer buffer = s.allocate((int) Math.max(1, totalPages));
         Mdl first = null;
         Mdl prev = null;
-        int page = 0;
         for (int i = 0; i < bc.length; i++) {
-            Mdl m = buffer.mdl(vas[i], page, bc[i]);
-            page += (int) spans[i];
+            Mdl m = buffer.mdl(vas[i], pageOf[i], bc[i]);
             if (first == null) {
                 first = m;
             } else {

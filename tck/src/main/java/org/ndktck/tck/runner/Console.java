@@ -198,9 +198,12 @@ public final class Console implements KitExecution.Progress {
                 out.println("(" + notTestable + " NOT_TESTABLE " + plural(notTestable, "rule", "rules") + " not shown: consumer "
                         + "obligations the kit honours, informational, or not observable from outside; see report.html or --verbose)");
             }
+            long cutShort = r.rules().stream().filter(x -> x.verdict().equals("UNTESTED") && x.message() != null
+                    && x.message().startsWith("cut short: ")).count();
             if (untested > 0) {
                 String why = notSelected == untested ? ": not selected in this run"
-                        : notSelected > 0 ? " (" + notSelected + " of them not selected in this run)" : "";
+                        : notSelected > 0 ? " (" + notSelected + " of them not selected in this run)"
+                        : cutShort > 0 ? " (" + cutShort + " of them cut short: their properties stopped at another rule's failure)" : "";
                 out.println("(" + untested + " UNTESTED " + plural(untested, "rule", "rules") + " not shown" + why
                         + "; see report.html or --verbose)");
             }

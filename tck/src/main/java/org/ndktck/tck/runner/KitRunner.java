@@ -152,6 +152,9 @@ public final class KitRunner {
         }
     }
 
+    /** How long jqwik may shrink one failing property's counterexample, in seconds at timeout factor 1. */
+    static final double SHRINKING_SECONDS = 3;
+
     private static Map<String, String> parameters(Options o, long seed) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put(TckConfig.PROVIDER, o.provider());
@@ -166,6 +169,10 @@ public final class KitRunner {
         p.put("jqwik.reporting.onlyfailures", "true");
         p.put("jqwik.reporting.usejunitplatform", "true");
         p.put("jqwik.database", o.reportDir().resolve("jqwik-database").toString());
+        // shrinking a counterexample may take this long (jqwik's default is 10 s a property): a provider that
+        // fails many properties quickly must not cost minutes of shrinking (issue 8: a run against a faulty
+        // provider ends within twice the normal time); a try that failed at a time bound is not shrunk at all
+        p.put("jqwik.shrinking.bounded.seconds", Long.toString(Math.max(1, Math.round(SHRINKING_SECONDS * o.timeoutFactor()))));
         return p;
     }
 

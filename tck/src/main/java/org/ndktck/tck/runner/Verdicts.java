@@ -24,8 +24,14 @@ import java.util.function.Function;
  * <ol>
  *   <li>EXCLUDED when an exclusion in force names the rule (it wins over everything else);</li>
  *   <li>a failed property (or a {@code RuleViolation} naming the rule, from any property): FAIL, or
- *       ADVISORY for a SHOULD / SHOULD NOT rule; a property the runner abandoned counts as failed;</li>
+ *       ADVISORY for a SHOULD / SHOULD NOT rule; a property the runner abandoned counts as failed, and so
+ *       does a property that crashed (an exception that names no rule). A property that stopped at a
+ *       {@code RuleViolation} of <i>other</i> rules only (for example GEN-CB-1 when the provider never
+ *       completed a call the property needed) did not judge its own rules: that failure is charged to the
+ *       rules it names, not to the property's;</li>
  *   <li>else a SHOULD-level finding ({@code RunLedger.advisory}) for the rule: ADVISORY;</li>
+ *   <li>else a property of the rule was cut short that way: UNTESTED, naming the rule that stopped it
+ *       (a provider that breaks one rule everywhere shows as one FAIL, not as a FAIL of every rule);</li>
  *   <li>else at least one property passed: PASS;</li>
  *   <li>else every property was skipped as not applicable: NOT_APPLICABLE with the reason;</li>
  *   <li>else the rule {@code requires} a capability the adapter lacks (checked here too, so a rule with no
@@ -117,8 +123,13 @@ public final class Verdicts {
         boolean recommendation = strength != null && strength.isRecommendation();
 
         List<PropertyOutcome> failed = new ArrayList<>();
+        List<PropertyOutcome> cutShort = new ArrayList<>();
         if (selected) {
-            own.stream().filter(PropertyOutcome::failed).forEach(failed::add);
+            for (PropertyOutcome o : own) {
+                if (o.failed()) {
+                    (cutShortByOtherRules(o) ? cutShort : failed).add(o);
+                }
+            }
         }
         failed.addAll(reportedBy);
 
@@ -156,6 +167,11 @@ public final class Verdicts {
         } else if (!adv.isEmpty()) {
             verdict = Verdict.ADVISORY;
             message = String.join("\n", adv);
+        } else if (!cutShort.isEmpty()) {
+            verdict = Verdict.UNTESTED;
+            message = cutShort.stream().map(o -> "cut short: " + o.property().propertyId() + " stopped at a violation of "
+                    + String.join(", ", Failures.violatedRules(o.failure())) + " (reported under that rule), so it did not judge "
+                    + id).distinct().reduce((a, b) -> a + "\n" + b).orElse("");
         } else if (!selected) {
             verdict = staticVerdict(rule, props);
             message = verdict == Verdict.NOT_TESTABLE ? notTestableWhy(rule)
@@ -192,6 +208,27 @@ public final class Verdicts {
                 verdict.name(), selected, tries, checks, millis, Summaries.rate(tries, millis), message, counterexample,
                 seed, ran || !props.isEmpty() ? replay.apply(id) : null,
                 props.stream().map(PropertyInfo::propertyId).distinct().toList(), adv);
+    }
+
+    /**
+     * @param o a failed property outcome
+     * @return true when it failed at a {@code RuleViolation} that names none of the property's own rules
+     *     (a crash, a time-out of the whole property, or a violation of one of its own rules is its own failure)
+     */
+    static boolean cutShortByOtherRules(PropertyOutcome o) {
+        if (!"FAILED".equals(o.status()) || o.failure() == null) {
+            return false;
+        }
+        Set<String> named = Failures.violatedRules(o.failure());
+        if (named.isEmpty() || !(o.failure() instanceof org.ndktck.tck.RuleViolation)) {
+            return false;
+        }
+        for (String r : o.property().ruleIds()) {
+            if (named.contains(r)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Optional<String> gate(Function<Rule, Optional<String>> notApplicable, Rule rule) {

@@ -117,6 +117,36 @@ class VerdictsTest {
     }
 
     @Test
+    void aPropertyStoppedByAnotherRulesViolationLeavesItsOwnRuleUntestedButACrashFailsIt() {
+        PropertyInfo cut = prop("P#cut", "T-MUST");
+        PropertyInfo own = prop("P#own", "T-SHOULD");
+        PropertyInfo crash = prop("P#crash", "T-OTHER");
+        PropertyInfo reporter = prop("P#reporter", "T-HUNG");
+        List<PropertyOutcome> outcomes = List.of(
+                outcome(cut, "FAILED", "[T-NOTRUN] MUST: no completion was called",
+                        new RuleViolation("T-NOTRUN", "no completion was called")),
+                outcome(own, "FAILED", "[T-SHOULD] SHOULD: wrong code", withSuppressed(new RuleViolation("T-SHOULD", "wrong code"),
+                        new RuleViolation("T-NOTRUN", "no completion was called"))),
+                outcome(crash, "FAILED", "boom", new IllegalStateException("boom")),
+                outcome(reporter, "FAILED", "[T-NOTRUN] MUST: no completion was called",
+                        new RuleViolation("T-NOTRUN", "no completion was called")));
+        Set<String> selected = catalog.rules().stream().map(r -> r.id()).collect(Collectors.toSet());
+        Map<String, RunReport.RuleReport> v = compute(selected, List.of(cut, own, crash, reporter), outcomes, List.of());
+
+        assertThat(v.get("T-NOTRUN").verdict()).as("the rule the violation names fails").isEqualTo("FAIL");
+        assertThat(v.get("T-MUST").verdict()).as("its property did not judge it").isEqualTo("UNTESTED");
+        assertThat(v.get("T-MUST").message()).contains("cut short").contains("P#cut").contains("T-NOTRUN");
+        assertThat(v.get("T-HUNG").verdict()).isEqualTo("UNTESTED");
+        assertThat(v.get("T-SHOULD").verdict()).as("a violation of its own rule, besides another").isEqualTo("ADVISORY");
+        assertThat(v.get("T-OTHER").verdict()).as("a crash is the property's own failure").isEqualTo("FAIL");
+    }
+
+    private static Throwable withSuppressed(Throwable t, Throwable suppressed) {
+        t.addSuppressed(suppressed);
+        return t;
+    }
+
+    @Test
     void aRuleWhoseCapabilityIsMissingIsNotApplicableEvenWithoutAPropertyThatRan() {
         Set<String> selected = catalog.rules().stream().map(r -> r.id()).collect(Collectors.toSet());
         Map<String, Exclusions.Entry> none = Map.of();
