@@ -36,6 +36,9 @@ import org.ndktck.spec.RequestCompletion;
  *   <li>{@code fault:GEN-CB-4/success-without-object}, {@code fault:OBJ-1/wrong-object-type}: objects;</li>
  *   <li>{@code fault:MR-TOK-5/token-changes-between-reads}: a token that is not stable.</li>
  * </ul>
+ * Five older names are aliases of these, sharing the implementation (their descriptions say so):
+ * {@code fault:GEN-CB-1/never}, {@code fault:GEN-CB-2}, {@code fault:GEN-CB-4}, {@code fault:OBJ-1}
+ * ({@link SeedPageFaults}) and {@code fault:MR-TOK-5/changes-on-reread} ({@link SectionFaults}).
  * Which calls each one disturbs is chosen so that every kit run that exercises the rule meets it: the three
  * asynchronous MR requests (NdkRegisterMr, NdkDeregisterMr, NdkInitializeFastRegisterMr) for completion
  * faults, NdkRegisterMr alone where a fault costs a time bound per call.
