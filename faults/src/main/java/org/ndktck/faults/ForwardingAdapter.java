@@ -61,54 +61,54 @@ public final class ForwardingAdapter implements NdkAdapter {
 
     @Override
     public NdkObjectHeader header() {
-        return hooks.call(NdkCall.HEADER, () -> hooks.header(this, inner.header()));
+        return hooks.call(NdkCall.HEADER, this, () -> hooks.header(this, inner.header()));
     }
 
     @Override
     public NdkAdapterInfo queryAdapterInfo() {
-        return hooks.call(NdkCall.QUERY_ADAPTER_INFO, inner::queryAdapterInfo);
+        return hooks.call(NdkCall.QUERY_ADAPTER_INFO, this, () -> hooks.adapterInfo(inner.queryAdapterInfo()));
     }
 
     @Override
     public int pageSize() {
-        return hooks.call(NdkCall.PAGE_SIZE, inner::pageSize);
+        return hooks.call(NdkCall.PAGE_SIZE, this, inner::pageSize);
     }
 
     @Override
     public CreateResult<NdkPd> createPd(CreateCompletion<NdkPd> completion, Object createContext) {
-        return hooks.call(NdkCall.CREATE_PD, () -> hooks.create(NdkCall.CREATE_PD, completion, createContext,
+        return hooks.call(NdkCall.CREATE_PD, this, () -> hooks.create(NdkCall.CREATE_PD, this, completion, createContext,
                 (c, x) -> wrapResult(inner.createPd(wrapCompletion(c, this::wrapPd), x), this::wrapPd)));
     }
 
     @Override
     public CreateResult<NdkCq> createCq(int queueDepth, CreateCompletion<NdkCq> completion, Object createContext) {
-        return hooks.call(NdkCall.CREATE_CQ, () -> hooks.create(NdkCall.CREATE_CQ, completion, createContext,
+        return hooks.call(NdkCall.CREATE_CQ, this, () -> hooks.create(NdkCall.CREATE_CQ, this, completion, createContext,
                 (c, x) -> wrapResult(inner.createCq(queueDepth, wrapCompletion(c, this::wrapCq), x), this::wrapCq)));
     }
 
     @Override
     public NtStatus buildLam(Mdl mdl, long length, RequestCompletion completion, Object requestContext,
                              NdkLogicalAddressMapping lam) {
-        return hooks.call(NdkCall.BUILD_LAM, () -> hooks.request(NdkCall.BUILD_LAM, completion, requestContext,
+        return hooks.call(NdkCall.BUILD_LAM, this, () -> hooks.buildLam(this, mdl, lam, completion, requestContext,
                 (c, x) -> inner.buildLam(hooks.mdl(NdkCall.BUILD_LAM, mdl), length, c, x, lam)));
     }
 
     @Override
     public void releaseLam(NdkLogicalAddressMapping lam) {
-        hooks.call(NdkCall.RELEASE_LAM, () -> {
-            inner.releaseLam(lam);
+        hooks.call(NdkCall.RELEASE_LAM, this, () -> {
+            hooks.releaseLam(lam, () -> inner.releaseLam(lam));
             return null;
         });
     }
 
     @Override
     public NtStatus connectLoopback(NdkQp a, NdkQp b) {
-        return hooks.call(NdkCall.CONNECT_LOOPBACK, () -> inner.connectLoopback(a, b));
+        return hooks.call(NdkCall.CONNECT_LOOPBACK, this, () -> inner.connectLoopback(a, b));
     }
 
     @Override
     public void close() {
-        hooks.call(NdkCall.CLOSE_ADAPTER, () -> {
+        hooks.call(NdkCall.CLOSE_ADAPTER, this, () -> {
             hooks.adapterClosing();
             deliveries.quiesce();
             inner.close();

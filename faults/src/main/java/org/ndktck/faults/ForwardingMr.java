@@ -1,36 +1,33 @@
 package org.ndktck.faults;
 
-import org.ndktck.reference.Unwrappable;
 import org.ndktck.spec.CloseCompletion;
 import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkMr;
-import org.ndktck.spec.NdkObject;
-import org.ndktck.spec.NdkObjectHeader;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.spec.RequestCompletion;
 
-/** An MR of a {@link ForwardingAdapter}: every call goes through the adapter's {@link Hooks}. */
-public final class ForwardingMr implements NdkMr, Unwrappable {
-    private final NdkMr inner;
-    private final ForwardingAdapter adapter;
-    private final Hooks hooks;
+/**
+ * An MR of a {@link ForwardingAdapter}: every call goes through the adapter's {@link Hooks}. It remembers what
+ * the consumer last asked of it (the region of its last registration, the remote access of its last
+ * initialization, whether it was closed), for faults that act on that.
+ */
+public final class ForwardingMr extends ForwardingObject<NdkMr> implements NdkMr {
+    private final ForwardingPd pd;
     private final boolean fastRegister;
+    private volatile long base;
+    private volatile long length;
+    private volatile Boolean remoteAccess;
+    private volatile boolean closed;
 
-    ForwardingMr(NdkMr inner, ForwardingAdapter adapter, boolean fastRegister) {
-        this.inner = inner;
-        this.adapter = adapter;
-        this.hooks = adapter.hooks();
+    ForwardingMr(NdkMr inner, ForwardingPd pd, boolean fastRegister) {
+        super(inner, pd.adapter());
+        this.pd = pd;
         this.fastRegister = fastRegister;
     }
 
-    @Override
-    public NdkObject unwrap() {
-        return inner;
-    }
-
-    /** @return the adapter wrapper that made this MR */
-    public ForwardingAdapter adapter() {
-        return adapter;
+    /** @return the PD wrapper that created this MR */
+    public ForwardingPd pd() {
+        return pd;
     }
 
     /** @return true for an MR created with FastRegister = TRUE */
@@ -38,47 +35,67 @@ public final class ForwardingMr implements NdkMr, Unwrappable {
         return fastRegister;
     }
 
-    @Override
-    public NdkObjectHeader header() {
-        return hooks.call(NdkCall.HEADER, () -> hooks.header(this, inner.header()));
+    /** @return the base of its last registration: the MDL's virtual address, or BaseVirtualAddress (unsigned) */
+    public long base() {
+        return base;
+    }
+
+    /** @return the Length of its last registration, in bytes (SIZE_T, unsigned) */
+    public long length() {
+        return length;
+    }
+
+    /** @return the RemoteAccess argument of its last NdkInitializeFastRegisterMr, or null before the first */
+    public Boolean remoteAccess() {
+        return remoteAccess;
+    }
+
+    /** @return true once the consumer called NdkCloseMr on it */
+    public boolean closed() {
+        return closed;
+    }
+
+    /** Records a fast registration of this MR (by {@link ForwardingQp}). */
+    void fastRegistered(long baseVirtualAddress, long bytes) {
+        this.base = baseVirtualAddress;
+        this.length = bytes;
     }
 
     @Override
     public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion completion, Object requestContext) {
-        return hooks.call(NdkCall.REGISTER_MR, () -> hooks.request(NdkCall.REGISTER_MR, completion, requestContext,
+        this.base = mdl == null ? 0 : mdl.virtualAddress();
+        this.length = length;
+        return hooks.call(NdkCall.REGISTER_MR, this, () -> hooks.request(NdkCall.REGISTER_MR, this, completion, requestContext,
                 (c, x) -> inner.register(hooks.mdl(NdkCall.REGISTER_MR, mdl), length, flags, c, x)));
     }
 
     @Override
     public NtStatus deregister(RequestCompletion completion, Object requestContext) {
-        return hooks.call(NdkCall.DEREGISTER_MR, () -> hooks.request(NdkCall.DEREGISTER_MR, completion, requestContext,
+        return hooks.call(NdkCall.DEREGISTER_MR, this, () -> hooks.request(NdkCall.DEREGISTER_MR, this, completion, requestContext,
                 inner::deregister));
     }
 
     @Override
     public NtStatus initializeFastRegister(int adapterPageCount, boolean remoteAccess, RequestCompletion completion,
                                            Object requestContext) {
-        return hooks.call(NdkCall.INITIALIZE_FAST_REGISTER_MR, () -> hooks.request(NdkCall.INITIALIZE_FAST_REGISTER_MR,
+        this.remoteAccess = remoteAccess;
+        return hooks.call(NdkCall.INITIALIZE_FAST_REGISTER_MR, this, () -> hooks.request(NdkCall.INITIALIZE_FAST_REGISTER_MR, this,
                 completion, requestContext, (c, x) -> inner.initializeFastRegister(adapterPageCount, remoteAccess, c, x)));
     }
 
     @Override
     public int getLocalToken() {
-        return hooks.call(NdkCall.GET_LOCAL_TOKEN, () -> hooks.token(NdkCall.GET_LOCAL_TOKEN, this, inner.getLocalToken()));
+        return hooks.call(NdkCall.GET_LOCAL_TOKEN, this, () -> hooks.token(NdkCall.GET_LOCAL_TOKEN, this, inner.getLocalToken()));
     }
 
     @Override
     public int getRemoteToken() {
-        return hooks.call(NdkCall.GET_REMOTE_TOKEN, () -> hooks.token(NdkCall.GET_REMOTE_TOKEN, this, inner.getRemoteToken()));
+        return hooks.call(NdkCall.GET_REMOTE_TOKEN, this, () -> hooks.token(NdkCall.GET_REMOTE_TOKEN, this, inner.getRemoteToken()));
     }
 
     @Override
     public NtStatus close(CloseCompletion completion, Object closeContext) {
-        return hooks.call(NdkCall.CLOSE_MR, () -> hooks.close(NdkCall.CLOSE_MR, this, completion, closeContext, inner::close));
-    }
-
-    @Override
-    public String toString() {
-        return "ForwardingMr(" + inner + ")";
+        closed = true;
+        return hooks.call(NdkCall.CLOSE_MR, this, () -> hooks.close(NdkCall.CLOSE_MR, this, completion, closeContext, inner::close));
     }
 }

@@ -1,43 +1,25 @@
 package org.ndktck.faults;
 
-import org.ndktck.reference.Unwrappable;
 import org.ndktck.spec.CloseCompletion;
 import org.ndktck.spec.CreateCompletion;
 import org.ndktck.spec.CreateResult;
 import org.ndktck.spec.NdkCq;
 import org.ndktck.spec.NdkMr;
-import org.ndktck.spec.NdkObject;
-import org.ndktck.spec.NdkObjectHeader;
 import org.ndktck.spec.NdkPd;
 import org.ndktck.spec.NdkQp;
 import org.ndktck.spec.NtStatus;
 
 /** A PD of a {@link ForwardingAdapter}: every call goes through the adapter's {@link Hooks}. */
-public final class ForwardingPd implements NdkPd, Unwrappable {
-    private final NdkPd inner;
-    private final ForwardingAdapter adapter;
-    private final Hooks hooks;
+public final class ForwardingPd extends ForwardingObject<NdkPd> implements NdkPd {
 
     ForwardingPd(NdkPd inner, ForwardingAdapter adapter) {
-        this.inner = inner;
-        this.adapter = adapter;
-        this.hooks = adapter.hooks();
-    }
-
-    @Override
-    public NdkObject unwrap() {
-        return inner;
-    }
-
-    @Override
-    public NdkObjectHeader header() {
-        return hooks.call(NdkCall.HEADER, () -> hooks.header(this, inner.header()));
+        super(inner, adapter);
     }
 
     @Override
     public CreateResult<NdkMr> createMr(boolean fastRegister, CreateCompletion<NdkMr> completion, Object createContext) {
-        ForwardingAdapter.Wrap<NdkMr> wrap = mr -> new ForwardingMr(mr, adapter, fastRegister);
-        return hooks.call(NdkCall.CREATE_MR, () -> hooks.create(NdkCall.CREATE_MR, completion, createContext,
+        ForwardingAdapter.Wrap<NdkMr> wrap = mr -> new ForwardingMr(mr, this, fastRegister);
+        return hooks.call(NdkCall.CREATE_MR, this, () -> hooks.createMr(this, fastRegister, completion, createContext,
                 (c, x) -> ForwardingAdapter.wrapResult(inner.createMr(fastRegister,
                         ForwardingAdapter.wrapCompletion(c, wrap), x), wrap)));
     }
@@ -48,7 +30,7 @@ public final class ForwardingPd implements NdkPd, Unwrappable {
                                         int inlineDataSize, CreateCompletion<NdkQp> completion, Object createContext) {
         ForwardingAdapter.Wrap<NdkQp> wrap = qp -> new ForwardingQp(qp, adapter,
                 receiveCq instanceof ForwardingCq r ? r : null, initiatorCq instanceof ForwardingCq i ? i : null, qpContext);
-        return hooks.call(NdkCall.CREATE_QP, () -> hooks.create(NdkCall.CREATE_QP, completion, createContext,
+        return hooks.call(NdkCall.CREATE_QP, this, () -> hooks.create(NdkCall.CREATE_QP, this, completion, createContext,
                 (c, x) -> ForwardingAdapter.wrapResult(inner.createQp(receiveCq, initiatorCq, qpContext, receiveQueueDepth,
                         initiatorQueueDepth, maxReceiveRequestSge, maxInitiatorRequestSge, inlineDataSize,
                         ForwardingAdapter.wrapCompletion(c, wrap), x), wrap)));
@@ -56,16 +38,11 @@ public final class ForwardingPd implements NdkPd, Unwrappable {
 
     @Override
     public int getPrivilegedMemoryRegionToken() {
-        return hooks.call(NdkCall.GET_PRIVILEGED_TOKEN, inner::getPrivilegedMemoryRegionToken);
+        return hooks.call(NdkCall.GET_PRIVILEGED_TOKEN, this, inner::getPrivilegedMemoryRegionToken);
     }
 
     @Override
     public NtStatus close(CloseCompletion completion, Object closeContext) {
-        return hooks.call(NdkCall.CLOSE_PD, () -> hooks.close(NdkCall.CLOSE_PD, this, completion, closeContext, inner::close));
-    }
-
-    @Override
-    public String toString() {
-        return "ForwardingPd(" + inner + ")";
+        return hooks.call(NdkCall.CLOSE_PD, this, () -> hooks.close(NdkCall.CLOSE_PD, this, completion, closeContext, inner::close));
     }
 }

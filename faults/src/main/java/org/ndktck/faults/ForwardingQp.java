@@ -1,42 +1,28 @@
 package org.ndktck.faults;
 
-import java.util.function.Supplier;
-
-import org.ndktck.reference.Unwrappable;
 import org.ndktck.spec.CloseCompletion;
 import org.ndktck.spec.NdkMr;
-import org.ndktck.spec.NdkObject;
-import org.ndktck.spec.NdkObjectHeader;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkQp;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 
 /**
- * A QP of a {@link ForwardingAdapter}: every call goes through the adapter's {@link Hooks}. It remembers the
- * CQs and the QPContext it was created with, so a hook can put entries on its CQs ({@link ForwardingCq#inject}).
+ * A QP of a {@link ForwardingAdapter}: every call goes through the adapter's {@link Hooks}; each work request
+ * reaches {@link Hooks#post} as a {@link WorkRequest}. It remembers the CQs and the QPContext it was created
+ * with, so a hook can put entries on its CQs ({@link ForwardingCq#inject}).
  */
-public final class ForwardingQp implements NdkQp, Unwrappable {
-    private final NdkQp inner;
-    private final ForwardingAdapter adapter;
-    private final Hooks hooks;
+public final class ForwardingQp extends ForwardingObject<NdkQp> implements NdkQp {
     private final ForwardingCq receiveCq;
     private final ForwardingCq initiatorCq;
     private final Object qpContext;
 
     ForwardingQp(NdkQp inner, ForwardingAdapter adapter, ForwardingCq receiveCq, ForwardingCq initiatorCq,
                  Object qpContext) {
-        this.inner = inner;
-        this.adapter = adapter;
-        this.hooks = adapter.hooks();
+        super(inner, adapter);
         this.receiveCq = receiveCq;
         this.initiatorCq = initiatorCq;
         this.qpContext = qpContext;
-    }
-
-    @Override
-    public NdkObject unwrap() {
-        return inner;
     }
 
     /** @return the wrapped receive CQ, or null when the consumer passed a CQ of another provider */
@@ -62,65 +48,70 @@ public final class ForwardingQp implements NdkQp, Unwrappable {
         return qpContext;
     }
 
-    /** @return the adapter wrapper that made this QP */
-    public ForwardingAdapter adapter() {
-        return adapter;
+    private NtStatus post(WorkRequest request) {
+        return hooks.call(request.call(), this, () -> hooks.post(this, request, this::postInner));
     }
 
-    @Override
-    public NdkObjectHeader header() {
-        return hooks.call(NdkCall.HEADER, () -> hooks.header(this, inner.header()));
-    }
-
-    private NtStatus post(NdkCall call, NdkOperationType type, Object ctx, Supplier<NtStatus> body) {
-        return hooks.call(call, () -> hooks.post(call, this, type, ctx, body));
+    /** Posts {@code w} on the wrapped QP. */
+    private NtStatus postInner(WorkRequest w) {
+        return switch (w.call()) {
+            case FAST_REGISTER -> {
+                if (w.mr() instanceof ForwardingMr m) {
+                    m.fastRegistered(w.baseVirtualAddress(), w.length());
+                }
+                yield inner.fastRegister(w.context(), w.mr(), w.adapterPageCount(), w.adapterPageArray(), w.fbo(), w.length(),
+                        w.baseVirtualAddress(), w.flags());
+            }
+            case INVALIDATE -> inner.invalidate(w.context(), w.mr(), w.flags());
+            case READ -> inner.read(w.context(), w.sgl(), w.remoteAddress(), w.remoteToken(), w.flags());
+            case WRITE -> inner.write(w.context(), w.sgl(), w.remoteAddress(), w.remoteToken(), w.flags());
+            case SEND -> inner.send(w.context(), w.sgl(), w.flags());
+            case SEND_AND_INVALIDATE -> inner.sendAndInvalidate(w.context(), w.sgl(), w.remoteToken(), w.flags());
+            case RECEIVE -> inner.receive(w.context(), w.sgl());
+            default -> throw new IllegalArgumentException("not a work request: " + w.call());
+        };
     }
 
     @Override
     public NtStatus fastRegister(Object requestContext, NdkMr mr, int adapterPageCount, long[] adapterPageArray, int fbo,
                                  long length, long baseVirtualAddress, int flags) {
-        return post(NdkCall.FAST_REGISTER, NdkOperationType.FAST_REGISTER, requestContext,
-                () -> inner.fastRegister(requestContext, mr, adapterPageCount, adapterPageArray, fbo, length,
-                        baseVirtualAddress, flags));
+        return post(new WorkRequest(NdkCall.FAST_REGISTER, requestContext, mr, adapterPageCount, adapterPageArray, fbo, length,
+                baseVirtualAddress, null, 0, 0, flags));
     }
 
     @Override
     public NtStatus invalidate(Object requestContext, NdkMr mr, int flags) {
-        return post(NdkCall.INVALIDATE, NdkOperationType.INVALIDATE, requestContext,
-                () -> inner.invalidate(requestContext, mr, flags));
+        return post(new WorkRequest(NdkCall.INVALIDATE, requestContext, mr, 0, null, 0, 0, 0, null, 0, 0, flags));
     }
 
     @Override
     public NtStatus read(Object requestContext, NdkSge[] sgl, long remoteAddress, int remoteToken, int flags) {
-        return post(NdkCall.READ, NdkOperationType.READ, requestContext,
-                () -> inner.read(requestContext, sgl, remoteAddress, remoteToken, flags));
+        return post(new WorkRequest(NdkCall.READ, requestContext, null, 0, null, 0, 0, 0, sgl, remoteAddress, remoteToken, flags));
     }
 
     @Override
     public NtStatus write(Object requestContext, NdkSge[] sgl, long remoteAddress, int remoteToken, int flags) {
-        return post(NdkCall.WRITE, NdkOperationType.WRITE, requestContext,
-                () -> inner.write(requestContext, sgl, remoteAddress, remoteToken, flags));
+        return post(new WorkRequest(NdkCall.WRITE, requestContext, null, 0, null, 0, 0, 0, sgl, remoteAddress, remoteToken, flags));
     }
 
     @Override
     public NtStatus send(Object requestContext, NdkSge[] sgl, int flags) {
-        return post(NdkCall.SEND, NdkOperationType.SEND, requestContext, () -> inner.send(requestContext, sgl, flags));
+        return post(new WorkRequest(NdkCall.SEND, requestContext, null, 0, null, 0, 0, 0, sgl, 0, 0, flags));
     }
 
     @Override
     public NtStatus sendAndInvalidate(Object requestContext, NdkSge[] sgl, int remoteToken, int flags) {
-        return post(NdkCall.SEND_AND_INVALIDATE, NdkOperationType.SEND, requestContext,
-                () -> inner.sendAndInvalidate(requestContext, sgl, remoteToken, flags));
+        return post(new WorkRequest(NdkCall.SEND_AND_INVALIDATE, requestContext, null, 0, null, 0, 0, 0, sgl, 0, remoteToken, flags));
     }
 
     @Override
     public NtStatus receive(Object requestContext, NdkSge[] sgl) {
-        return post(NdkCall.RECEIVE, NdkOperationType.RECEIVE, requestContext, () -> inner.receive(requestContext, sgl));
+        return post(new WorkRequest(NdkCall.RECEIVE, requestContext, null, 0, null, 0, 0, 0, sgl, 0, 0, 0));
     }
 
     @Override
     public void flush() {
-        hooks.call(NdkCall.FLUSH, () -> {
+        hooks.call(NdkCall.FLUSH, this, () -> {
             inner.flush();
             return null;
         });
@@ -128,11 +119,6 @@ public final class ForwardingQp implements NdkQp, Unwrappable {
 
     @Override
     public NtStatus close(CloseCompletion completion, Object closeContext) {
-        return hooks.call(NdkCall.CLOSE_QP, () -> hooks.close(NdkCall.CLOSE_QP, this, completion, closeContext, inner::close));
-    }
-
-    @Override
-    public String toString() {
-        return "ForwardingQp(" + inner + ")";
+        return hooks.call(NdkCall.CLOSE_QP, this, () -> hooks.close(NdkCall.CLOSE_QP, this, completion, closeContext, inner::close));
     }
 }

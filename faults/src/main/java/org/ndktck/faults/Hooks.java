@@ -1,14 +1,20 @@
 package org.ndktck.faults;
 
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
+import java.util.function.UnaryOperator;
 
 import org.ndktck.spec.CloseCompletion;
 import org.ndktck.spec.CreateCompletion;
 import org.ndktck.spec.CreateResult;
 import org.ndktck.spec.Mdl;
+import org.ndktck.spec.NdkAdapterInfo;
+import org.ndktck.spec.NdkLogicalAddressMapping;
+import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkObject;
 import org.ndktck.spec.NdkObjectHeader;
-import org.ndktck.spec.NdkOperationType;
+import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.spec.RequestCompletion;
 
@@ -16,10 +22,15 @@ import org.ndktck.spec.RequestCompletion;
  * The points where a misbehaving (or a legal but unusual) provider departs from the reference provider it
  * wraps. A {@link ForwardingAdapter} and the PD, MR, QP and CQ wrappers it hands out route every SPI call
  * through one {@code Hooks} object per adapter; each default passes the call on unchanged, so an
- * implementation overrides only the points it changes. Objects handed to hooks are already wrapped.
+ * implementation overrides only the points it changes. Objects handed to hooks are already wrapped. This is
+ * the one wrapping framework of the fault catalogue: every fault that is not a replaced piece of the reference
+ * model ({@code ReferenceProvider.Builder#replace}) is a {@code Hooks} implementation, made with
+ * {@link Variants#wrapped}. State a hook keeps for one object goes in {@link ForwardingObject#state}.
  *
  * <p>The order for one call: {@link #call} wraps everything; inside it {@link #request}, {@link #create},
- * {@link #close} or {@link #post} decide how the reference's result and completion reach the consumer.
+ * {@link #close}, {@link #post} or {@link #results} decide what the wrapped provider is given and how its
+ * result and completion reach the consumer; {@link #createMr} and {@link #buildLam} see the arguments of
+ * those calls first and pass on to {@link #create} and {@link #request}.
  */
 public interface Hooks {
 
@@ -71,12 +82,13 @@ public interface Hooks {
     /**
      * Wraps every SPI call, whatever its kind (the place for a call that blocks, sleeps or throws).
      *
-     * @param call the call
-     * @param body passes the call on (through the more specific hooks)
-     * @param <T>  the call's result type ({@code Void} for void calls)
+     * @param call   the call
+     * @param target the (wrapped) object the call is made on; the adapter wrapper for adapter calls
+     * @param body   passes the call on (through the more specific hooks)
+     * @param <T>    the call's result type ({@code Void} for void calls)
      * @return the call's result
      */
-    default <T> T call(NdkCall call, Supplier<T> body) {
+    default <T> T call(NdkCall call, NdkObject target, Supplier<T> body) {
         return body.get();
     }
 
@@ -84,12 +96,13 @@ public interface Hooks {
      * An asynchronous request.
      *
      * @param call       which request
+     * @param target     the (wrapped) MR, or the adapter wrapper for NdkBuildLam
      * @param completion the consumer's completion (null only for NdkBuildLam)
      * @param context    the consumer's request context
      * @param inner      passes the request to the wrapped provider
      * @return the status the consumer sees
      */
-    default NtStatus request(NdkCall call, RequestCompletion completion, Object context, RequestCall inner) {
+    default NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
         return inner.invoke(completion, context);
     }
 
@@ -97,15 +110,57 @@ public interface Hooks {
      * A create (NdkCreatePd, NdkCreateCq, NdkCreateMr, NdkCreateQp).
      *
      * @param call       which create
+     * @param parent     the (wrapped) object that creates: the adapter wrapper for PDs and CQs, the PD for MRs and QPs
      * @param completion the consumer's completion
      * @param context    the consumer's create context
      * @param inner      passes the create to the wrapped provider
      * @param <T>        the object type
      * @return the result the consumer sees
      */
-    default <T extends NdkObject> CreateResult<T> create(NdkCall call, CreateCompletion<T> completion, Object context,
-                                                         CreateCall<T> inner) {
+    default <T extends NdkObject> CreateResult<T> create(NdkCall call, NdkObject parent, CreateCompletion<T> completion,
+                                                         Object context, CreateCall<T> inner) {
         return inner.invoke(completion, context);
+    }
+
+    /**
+     * NdkCreateMr with its FastRegister argument; by default it passes on to {@link #create}.
+     *
+     * @param pd           the (wrapped) PD
+     * @param fastRegister the FastRegister argument
+     * @param completion   the consumer's completion
+     * @param context      the consumer's create context
+     * @param inner        passes the create to the wrapped provider
+     * @return the result the consumer sees
+     */
+    default CreateResult<NdkMr> createMr(ForwardingPd pd, boolean fastRegister, CreateCompletion<NdkMr> completion, Object context,
+                                         CreateCall<NdkMr> inner) {
+        return create(NdkCall.CREATE_MR, pd, completion, context, inner);
+    }
+
+    /**
+     * NdkBuildLam with its LAM; by default it passes on to {@link #request}.
+     *
+     * @param adapter    the adapter wrapper
+     * @param mdl        the consumer's first MDL (before {@link #mdl})
+     * @param lam        the consumer's NDK_LOGICAL_ADDRESS_MAPPING (LAMSize in bytes, FBO, AdapterContext)
+     * @param completion the consumer's completion (may be null)
+     * @param context    the consumer's request context
+     * @param inner      passes the request to the wrapped provider
+     * @return the status the consumer sees
+     */
+    default NtStatus buildLam(ForwardingAdapter adapter, Mdl mdl, NdkLogicalAddressMapping lam, RequestCompletion completion, Object context,
+                              RequestCall inner) {
+        return request(NdkCall.BUILD_LAM, adapter, completion, context, inner);
+    }
+
+    /**
+     * NdkReleaseLam.
+     *
+     * @param lam   the consumer's LAM
+     * @param inner releases it in the wrapped provider
+     */
+    default void releaseLam(NdkLogicalAddressMapping lam, Runnable inner) {
+        inner.run();
     }
 
     /**
@@ -125,15 +180,36 @@ public interface Hooks {
     /**
      * A work request (NdkFastRegister, NdkInvalidate, NdkRead, NdkWrite, NdkSend, NdkSendAndInvalidate, NdkReceive).
      *
-     * @param call    which request
      * @param qp      the QP it is posted on
-     * @param type    the NDK_RESULT_EX.Type its CQ entry carries
-     * @param context the consumer's request context
-     * @param inner   posts it on the wrapped QP
+     * @param request the request and its arguments
+     * @param inner   posts a request (this one or a changed copy) on the wrapped QP
      * @return the status the consumer sees
      */
-    default NtStatus post(NdkCall call, ForwardingQp qp, NdkOperationType type, Object context, Supplier<NtStatus> inner) {
-        return inner.get();
+    default NtStatus post(ForwardingQp qp, WorkRequest request, Function<WorkRequest, NtStatus> inner) {
+        return inner.apply(request);
+    }
+
+    /**
+     * NdkGetCqResultsEx, and NdkGetCqResults (which hands out {@link NdkResultEx#toResult()} of the same entries).
+     *
+     * @param cq      the (wrapped) CQ
+     * @param results the consumer's array
+     * @param inner   fills an array from the wrapped CQ (after the entries {@link ForwardingCq#inject}ed) and
+     *                returns how many it filled
+     * @return how many entries the consumer gets
+     */
+    default int results(ForwardingCq cq, NdkResultEx[] results, ToIntFunction<NdkResultEx[]> inner) {
+        return inner.applyAsInt(results);
+    }
+
+    /**
+     * The NDK_ADAPTER_INFO the consumer reads (NdkQueryAdapterInfo).
+     *
+     * @param info the wrapped provider's
+     * @return the one the consumer sees
+     */
+    default NdkAdapterInfo adapterInfo(NdkAdapterInfo info) {
+        return info;
     }
 
     /**
@@ -169,6 +245,51 @@ public interface Hooks {
      */
     default int token(NdkCall call, ForwardingMr mr, int token) {
         return token;
+    }
+
+    /**
+     * Passes a request on with a completion that reports {@code map(status)}, and returns {@code map} of the
+     * status it returns inline (STATUS_PENDING is passed through unchanged): for faults that change, or act on,
+     * a request's final status however it arrives.
+     *
+     * @param inner      the wrapped request
+     * @param completion the consumer's completion
+     * @param context    the consumer's request context
+     * @param map        the status the consumer sees for a final status (may act on it and return it unchanged)
+     * @return what the consumer sees inline
+     */
+    static NtStatus mapStatus(RequestCall inner, RequestCompletion completion, Object context, UnaryOperator<NtStatus> map) {
+        NtStatus r = inner.invoke((x, st) -> completion.complete(x, map.apply(st)), context);
+        return r == null || r.isPending() ? r : map.apply(r);
+    }
+
+    /**
+     * A {@link #results} that rewrites or drops entries: it reads from {@code inner} until the consumer's array is
+     * full or the wrapped CQ has nothing more, keeping {@code map(entry)} of each entry unless it is null.
+     *
+     * @param results the consumer's array
+     * @param inner   the wrapped CQ's result call
+     * @param map     the entry the consumer gets, or null to drop it
+     * @return how many entries the consumer gets
+     */
+    static int mapResults(NdkResultEx[] results, ToIntFunction<NdkResultEx[]> inner, Function<NdkResultEx, NdkResultEx> map) {
+        int out = 0;
+        while (out < results.length) {
+            NdkResultEx[] got = new NdkResultEx[results.length - out];
+            int n = inner.applyAsInt(got);
+            int kept = 0;
+            for (int i = 0; i < n; i++) {
+                NdkResultEx e = map.apply(got[i]);
+                if (e != null) {
+                    results[out++] = e;
+                    kept++;
+                }
+            }
+            if (n == 0 || kept == n) {
+                break;
+            }
+        }
+        return out;
     }
 
     /** Called first thing in NdkCloseAdapter (before the wrapped adapter closes): release what the hooks hold. */

@@ -89,7 +89,7 @@ public final class LegalBehaviours {
         }
 
         @Override
-        public NtStatus request(NdkCall call, RequestCompletion completion, Object context, RequestCall inner) {
+        public NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
             if (completion == null) {
                 return inner.invoke(null, context);
             }
@@ -102,7 +102,7 @@ public final class LegalBehaviours {
         }
 
         @Override
-        public <T extends NdkObject> CreateResult<T> create(NdkCall call, CreateCompletion<T> completion, Object context,
+        public <T extends NdkObject> CreateResult<T> create(NdkCall call, NdkObject parent, CreateCompletion<T> completion, Object context,
                                                             CreateCall<T> inner) {
             if (completion == null) {
                 return inner.invoke(null, context);
@@ -131,7 +131,7 @@ public final class LegalBehaviours {
         private final AtomicLong calls = new AtomicLong();
 
         @Override
-        public <T> T call(NdkCall call, Supplier<T> body) {
+        public <T> T call(NdkCall call, NdkObject target, Supplier<T> body) {
             long n = calls.incrementAndGet();
             if (n % 8 == 0) {
                 try {

@@ -1,7 +1,6 @@
 package org.ndktck.faults;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -9,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.ndktck.spec.CreateCompletion;
@@ -17,7 +17,6 @@ import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkObject;
 import org.ndktck.spec.NdkObjectHeader;
 import org.ndktck.spec.NdkObjectType;
-import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkProvider;
 import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NtStatus;
@@ -37,6 +36,9 @@ import org.ndktck.spec.RequestCompletion;
  *   <li>{@code fault:GEN-CB-4/success-without-object}, {@code fault:OBJ-1/wrong-object-type}: objects;</li>
  *   <li>{@code fault:MR-TOK-5/token-changes-between-reads}: a token that is not stable.</li>
  * </ul>
+ * Five older names are aliases of these, sharing the implementation (their descriptions say so):
+ * {@code fault:GEN-CB-1/never}, {@code fault:GEN-CB-2}, {@code fault:GEN-CB-4}, {@code fault:OBJ-1}
+ * ({@link SeedPageFaults}) and {@code fault:MR-TOK-5/changes-on-reread} ({@link SectionFaults}).
  * Which calls each one disturbs is chosen so that every kit run that exercises the rule meets it: the three
  * asynchronous MR requests (NdkRegisterMr, NdkDeregisterMr, NdkInitializeFastRegisterMr) for completion
  * faults, NdkRegisterMr alone where a fault costs a time bound per call.
@@ -116,7 +118,7 @@ public final class Misbehaviours {
         private final CountDownLatch closed = new CountDownLatch(1);
 
         @Override
-        public NtStatus request(NdkCall call, RequestCompletion completion, Object context, RequestCall inner) {
+        public NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
             if (call != NdkCall.REGISTER_MR) {
                 return inner.invoke(completion, context);
             }
@@ -150,7 +152,7 @@ public final class Misbehaviours {
         }
 
         @Override
-        public NtStatus request(NdkCall call, RequestCompletion completion, Object context, RequestCall inner) {
+        public NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
             if (completion == null || !disturbs(call)) {
                 return inner.invoke(completion, context);
             }
@@ -173,7 +175,7 @@ public final class Misbehaviours {
     /** NdkRegisterMr returns STATUS_PENDING; the completion is swallowed. */
     static final class PendingNeverCompletes implements Hooks {
         @Override
-        public NtStatus request(NdkCall call, RequestCompletion completion, Object context, RequestCall inner) {
+        public NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
             if (call != NdkCall.REGISTER_MR || completion == null) {
                 return inner.invoke(completion, context);
             }
@@ -255,7 +257,7 @@ public final class Misbehaviours {
     /** NdkRegisterMr throws before it does anything. */
     static final class ThrowsFromCall implements Hooks {
         @Override
-        public NtStatus request(NdkCall call, RequestCompletion completion, Object context, RequestCall inner) {
+        public NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
             if (call == NdkCall.REGISTER_MR) {
                 throw new IllegalStateException("fault:GEN-EXC-1/throws-from-call: NdkRegisterMr threw instead of returning an NTSTATUS");
             }
@@ -271,7 +273,7 @@ public final class Misbehaviours {
      */
     static final class SuccessWithoutObject implements Hooks {
         @Override
-        public <T extends NdkObject> CreateResult<T> create(NdkCall call, CreateCompletion<T> completion, Object context,
+        public <T extends NdkObject> CreateResult<T> create(NdkCall call, NdkObject parent, CreateCompletion<T> completion, Object context,
                                                             CreateCall<T> inner) {
             if (call != NdkCall.CREATE_MR) {
                 return inner.invoke(completion, context);
@@ -306,27 +308,37 @@ public final class Misbehaviours {
         private final Set<ForwardingCq> forged = ConcurrentHashMap.newKeySet();
 
         @Override
-        public NtStatus post(NdkCall call, ForwardingQp qp, NdkOperationType type, Object context,
-                             Supplier<NtStatus> inner) {
-            NtStatus s = inner.get();
-            ForwardingCq cq = qp.cqFor(type);
+        public NtStatus post(ForwardingQp qp, WorkRequest request, Function<WorkRequest, NtStatus> inner) {
+            NtStatus s = inner.apply(request);
+            ForwardingCq cq = qp.cqFor(request.type());
             if (NtStatus.STATUS_SUCCESS.equals(s) && cq != null && forged.add(cq)) {
                 cq.inject(new NdkResultEx(NtStatus.STATUS_SUCCESS, 0, qp.qpContext(),
-                        new ForgedContext("never posted"), type, 0));
+                        new ForgedContext("never posted"), request.type(), 0));
             }
             return s;
         }
     }
 
-    /** A post that fails inline also puts an entry with its error status on the CQ. */
+    /** A post (of the given calls) that fails inline also puts an entry with its error status on its CQ. */
     static final class CqEntryAfterInlineFailure implements Hooks {
+        private final Set<NdkCall> calls;
+
+        /** @param calls the work requests that misbehave */
+        CqEntryAfterInlineFailure(Set<NdkCall> calls) {
+            this.calls = calls;
+        }
+
+        /** Every work request misbehaves. */
+        CqEntryAfterInlineFailure() {
+            this(java.util.EnumSet.allOf(NdkCall.class));
+        }
+
         @Override
-        public NtStatus post(NdkCall call, ForwardingQp qp, NdkOperationType type, Object context,
-                             Supplier<NtStatus> inner) {
-            NtStatus s = inner.get();
-            ForwardingCq cq = qp.cqFor(type);
-            if (s != null && s.isError() && cq != null) {
-                cq.inject(new NdkResultEx(s, 0, qp.qpContext(), context, type, 0));
+        public NtStatus post(ForwardingQp qp, WorkRequest request, Function<WorkRequest, NtStatus> inner) {
+            NtStatus s = inner.apply(request);
+            ForwardingCq cq = qp.cqFor(request.type());
+            if (s != null && s.isError() && cq != null && calls.contains(request.call())) {
+                cq.inject(new NdkResultEx(s, 0, qp.qpContext(), request.context(), request.type(), 0));
             }
             return s;
         }
@@ -336,14 +348,12 @@ public final class Misbehaviours {
 
     /** Every second NdkGetRemoteTokenFromMr of an MR returns the token with bit 16 flipped. */
     static final class TokenChangesBetweenReads implements Hooks {
-        private final Map<ForwardingMr, AtomicInteger> reads = new ConcurrentHashMap<>();
-
         @Override
         public int token(NdkCall call, ForwardingMr mr, int token) {
             if (call != NdkCall.GET_REMOTE_TOKEN) {
                 return token;
             }
-            int n = reads.computeIfAbsent(mr, k -> new AtomicInteger()).getAndIncrement();
+            int n = mr.state(AtomicInteger::new).getAndIncrement();
             return (n & 1) == 0 ? token : token ^ 0x0001_0000;
         }
     }

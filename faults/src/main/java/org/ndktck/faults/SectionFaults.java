@@ -7,22 +7,17 @@ import org.ndktck.reference.RuleCheck;
 import org.ndktck.reference.TokenOwner;
 import org.ndktck.reference.TokenPurpose;
 import org.ndktck.reference.WorkRequestType;
-import org.ndktck.spec.NdkOpFlags;
-import org.ndktck.spec.NdkOperationType;
-import org.ndktck.spec.NdkPd;
-import org.ndktck.spec.NdkResult;
-import org.ndktck.spec.NdkResultEx;
-import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.CloseCompletion;
 import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkAdapterInfo;
-import org.ndktck.spec.NdkAdapter;
 import org.ndktck.spec.NdkLogicalAddressMapping;
-import org.ndktck.spec.NdkCq;
-import org.ndktck.spec.NdkQp;
-import org.ndktck.spec.NdkMr;
+import org.ndktck.spec.NdkObject;
+import org.ndktck.spec.NdkOpFlags;
+import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkProvider;
 import org.ndktck.spec.NdkProviderSource;
+import org.ndktck.spec.NdkResultEx;
+import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.spec.RequestCompletion;
 
@@ -32,20 +27,47 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 
 /**
  * Faulty providers for the rules of the catalog sections after the three seed pages: deregistration,
  * fast-register initialization, tokens, privileged token, SGEs, LAMs, invalidation, posting, read and
  * write, flush, CQ results, DEFER, close and adapter information, plus MR-REG-3 and LAM-5. Each is the
- * reference provider with one piece replaced ({@link Pieces}) or one SPI object wrapped
- * ({@link SectionWrap}), named {@code fault:RULE-ID/variant} after the rule the kit must FAIL for it.
+ * reference provider with one piece replaced ({@link Pieces}) or its SPI objects wrapped with one
+ * {@link Hooks} changed, named {@code fault:RULE-ID/variant} after the rule the kit must FAIL for it.
  */
 public final class SectionFaults implements NdkProviderSource {
 
     private static ReferenceProvider.Builder fault(String name, String description) {
         return ReferenceProvider.builder().name(name).description(description);
+    }
+
+    private static NdkProvider wrapped(String name, String description, Supplier<? extends Hooks> hooks) {
+        return Variants.wrapped(name, description, hooks);
+    }
+
+    private static boolean ok(NtStatus s) {
+        return NtStatus.STATUS_SUCCESS.equals(s);
+    }
+
+    /** @return {@code status}, after {@code action} ran if it is STATUS_SUCCESS */
+    private static NtStatus onSuccess(NtStatus status, Runnable action) {
+        if (ok(status)) {
+            action.run();
+        }
+        return status;
+    }
+
+    /** @return a work request's status: STATUS_SUCCESS without posting it when {@code drop}, else what posting it gives */
+    private static NtStatus dropIf(boolean drop, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+        return drop ? NtStatus.STATUS_SUCCESS : inner.apply(w);
     }
 
     @Override
@@ -70,18 +92,13 @@ public final class SectionFaults implements NdkProviderSource {
     // ------------------------------------------------------------------ NdkDeregisterMr
 
     private static void deregistration(List<NdkProvider> out) {
-        out.add(fault("fault:MR-DEREG-2/refuses", "NdkDeregisterMr of a registered MR fails with STATUS_INVALID_DEVICE_STATE")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+        out.add(wrapped("fault:MR-DEREG-2/refuses", "NdkDeregisterMr of a registered MR fails with STATUS_INVALID_DEVICE_STATE",
+                () -> new Hooks() {
                     @Override
-                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
-                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
-                            @Override
-                            public NtStatus deregister(RequestCompletion completion, Object requestContext) {
-                                return NtStatus.of(0xC0000184);
-                            }
-                        };
+                    public NtStatus request(NdkCall call, NdkObject target, RequestCompletion c, Object ctx, RequestCall inner) {
+                        return call == NdkCall.DEREGISTER_MR ? INVALID_DEVICE_STATE : inner.invoke(c, ctx);
                     }
-                })).build());
+                }));
         out.add(fault("fault:MR-DEREG-3/token-kept", "a deregistered region's token still grants remote and local access")
                 .replace(Pieces.TOKEN_RETIREMENT, event -> event != RetireEvent.DEREGISTER).build());
     }
@@ -90,6 +107,13 @@ public final class SectionFaults implements NdkProviderSource {
 
     /** STATUS_INVALID_DEVICE_STATE, 0xC0000184: the error the wrapped faults report. */
     static final NtStatus INVALID_DEVICE_STATE = NtStatus.of(0xC0000184);
+
+    /** An informational status (0x40000000) where STATUS_SUCCESS belongs. */
+    static final NtStatus INFORMATIONAL = NtStatus.of(0x40000000);
+
+    private static NtStatus informational(NtStatus s) {
+        return ok(s) ? INFORMATIONAL : s;
+    }
 
     private static void initialization(List<NdkProvider> out) {
         out.add(fault("fault:MR-FRI-2/off-by-one", "a fast registration of exactly the initialized AdapterPageCount is refused")
@@ -101,145 +125,81 @@ public final class SectionFaults implements NdkProviderSource {
         out.add(fault("fault:MR-FRI-4/limit-at-frmr", "AdapterPageCount = FRMRPageCount gives STATUS_IMPLEMENTATION_LIMIT")
                 .replace(Pieces.MR_FRI_3, r -> Integer.compareUnsigned(r.adapterPageCount(), r.adapter().settings().frmrPageCount()) < 0
                         ? NtStatus.STATUS_SUCCESS : NtStatus.STATUS_IMPLEMENTATION_LIMIT).build());
-        out.add(fault("fault:MR-FRI-6/not-reentrant", "an initialization made while another one runs fails with STATUS_INVALID_DEVICE_STATE")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+        out.add(wrapped("fault:MR-FRI-6/not-reentrant", "an initialization made while another one runs fails with STATUS_INVALID_DEVICE_STATE",
+                () -> new Hooks() {
                     final AtomicInteger running = new AtomicInteger();
 
                     @Override
-                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
-                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
-                            @Override
-                            public NtStatus initializeFastRegister(int count, boolean remote, RequestCompletion c, Object ctx) {
-                                if (running.incrementAndGet() > 1) {
-                                    running.decrementAndGet();
-                                    return INVALID_DEVICE_STATE;
-                                }
-                                try {
-                                    LockSupport.parkNanos(2_000_000L);
-                                    return inner.initializeFastRegister(count, remote, c, ctx);
-                                } finally {
-                                    running.decrementAndGet();
-                                }
-                            }
-                        };
+                    public NtStatus request(NdkCall call, NdkObject target, RequestCompletion c, Object ctx, RequestCall inner) {
+                        if (call != NdkCall.INITIALIZE_FAST_REGISTER_MR) {
+                            return inner.invoke(c, ctx);
+                        }
+                        if (running.incrementAndGet() > 1) {
+                            running.decrementAndGet();
+                            return INVALID_DEVICE_STATE;
+                        }
+                        try {
+                            LockSupport.parkNanos(2_000_000L);
+                            return inner.invoke(c, ctx);
+                        } finally {
+                            running.decrementAndGet();
+                        }
                     }
-                })).build());
-        out.add(fault("fault:MR-FRI-7/first-fast-register-refused",
-                "the first NdkFastRegister after an initialization fails inline with STATUS_INVALID_DEVICE_STATE")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                }));
+        out.add(wrapped("fault:MR-FRI-7/first-fast-register-refused",
+                "the first NdkFastRegister after an initialization fails inline with STATUS_INVALID_DEVICE_STATE", () -> new Hooks() {
                     final Set<Object> fresh = ConcurrentHashMap.newKeySet();
 
                     @Override
-                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
-                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
-                            @Override
-                            public NtStatus initializeFastRegister(int count, boolean remote, RequestCompletion c, Object ctx) {
-                                NtStatus r = inner.initializeFastRegister(count, remote, (x, st) -> {
-                                    if (NtStatus.STATUS_SUCCESS.equals(st)) {
-                                        fresh.add(inner);
-                                    }
-                                    c.complete(x, st);
-                                }, ctx);
-                                if (NtStatus.STATUS_SUCCESS.equals(r)) {
-                                    fresh.add(inner);
-                                }
-                                return r;
-                            }
-                        };
+                    public NtStatus request(NdkCall call, NdkObject target, RequestCompletion c, Object ctx, RequestCall inner) {
+                        if (call != NdkCall.INITIALIZE_FAST_REGISTER_MR) {
+                            return inner.invoke(c, ctx);
+                        }
+                        return Hooks.mapStatus(inner, c, ctx, st -> onSuccess(st, () -> fresh.add(target)));
                     }
 
                     @Override
-                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
-                        return new SectionWrap.Qp(this, inner, pd) {
-                            @Override
-                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
-                                Object key = mr instanceof SectionWrap.Mr w ? w.inner : mr;
-                                if (fresh.remove(key)) {
-                                    return INVALID_DEVICE_STATE;
-                                }
-                                return inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags);
-                            }
-                        };
+                    public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+                        return w.call() == NdkCall.FAST_REGISTER && fresh.remove(w.mr()) ? INVALID_DEVICE_STATE : inner.apply(w);
                     }
-                })).build());
-        out.add(fault("fault:MR-FRI-8/informational-status",
-                "NdkInitializeFastRegisterMr ends in the informational status 0x40000000 instead of STATUS_SUCCESS")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                }));
+        out.add(wrapped("fault:MR-FRI-8/informational-status",
+                "NdkInitializeFastRegisterMr ends in the informational status 0x40000000 instead of STATUS_SUCCESS", () -> new Hooks() {
                     @Override
-                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
-                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
-                            @Override
-                            public NtStatus initializeFastRegister(int count, boolean remote, RequestCompletion c, Object ctx) {
-                                NtStatus r = inner.initializeFastRegister(count, remote,
-                                        (x, st) -> c.complete(x, NtStatus.STATUS_SUCCESS.equals(st) ? NtStatus.of(0x40000000) : st), ctx);
-                                return NtStatus.STATUS_SUCCESS.equals(r) ? NtStatus.of(0x40000000) : r;
-                            }
-                        };
+                    public NtStatus request(NdkCall call, NdkObject target, RequestCompletion c, Object ctx, RequestCall inner) {
+                        return call == NdkCall.INITIALIZE_FAST_REGISTER_MR ? Hooks.mapStatus(inner, c, ctx, SectionFaults::informational)
+                                : inner.invoke(c, ctx);
                     }
-                })).build());
+                }));
     }
 
     // ------------------------------------------------------------------ tokens
 
     private static void tokens(List<NdkProvider> out) {
-        out.add(fault("fault:MR-TOK-1/token-late",
-                "the first remote token read after a registration or initialization completes is not yet the new one")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+        out.add(wrapped("fault:MR-TOK-1/token-late",
+                "the first remote token read after a registration or initialization completes is not yet the new one", () -> new Hooks() {
                     @Override
-                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
-                        AtomicInteger stale = new AtomicInteger();
-                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
-                            @Override
-                            public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
-                                return mark(inner.register(mdl, length, flags, (x, st) -> c.complete(x, mark(st)), ctx));
-                            }
-
-                            @Override
-                            public NtStatus initializeFastRegister(int count, boolean remote, RequestCompletion c, Object ctx) {
-                                return mark(inner.initializeFastRegister(count, remote, (x, st) -> c.complete(x, mark(st)), ctx));
-                            }
-
-                            private NtStatus mark(NtStatus st) {
-                                if (NtStatus.STATUS_SUCCESS.equals(st)) {
-                                    stale.set(1);
-                                }
-                                return st;
-                            }
-
-                            @Override
-                            public int getRemoteToken() {
-                                int token = inner.getRemoteToken();
-                                return stale.getAndSet(0) == 1 ? token ^ 0x00A50001 : token;
-                            }
-                        };
+                    public NtStatus request(NdkCall call, NdkObject target, RequestCompletion c, Object ctx, RequestCall inner) {
+                        if (call != NdkCall.REGISTER_MR && call != NdkCall.INITIALIZE_FAST_REGISTER_MR) {
+                            return inner.invoke(c, ctx);
+                        }
+                        AtomicInteger stale = ((ForwardingMr) target).state(AtomicInteger::new);
+                        return Hooks.mapStatus(inner, c, ctx, st -> onSuccess(st, () -> stale.set(1)));
                     }
-                })).build());
-        out.add(fault("fault:MR-TOK-2/wrong-local-token", "NdkGetLocalTokenFromMr returns a token that names nothing")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+
                     @Override
-                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
-                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
-                            @Override
-                            public int getLocalToken() {
-                                return inner.getLocalToken() ^ 0x5A000000;
-                            }
-                        };
+                    public int token(NdkCall call, ForwardingMr mr, int token) {
+                        return call == NdkCall.GET_REMOTE_TOKEN && mr.state(AtomicInteger::new).getAndSet(0) == 1 ? token ^ 0x00A50001 : token;
                     }
-                })).build());
-        out.add(fault("fault:MR-TOK-5/changes-on-reread", "every second read of the remote token gives another value")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
-                    @Override
-                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
-                        AtomicInteger reads = new AtomicInteger();
-                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
-                            @Override
-                            public int getRemoteToken() {
-                                int token = inner.getRemoteToken();
-                                return (reads.incrementAndGet() & 1) == 0 ? token ^ 0x40000000 : token;
-                            }
-                        };
-                    }
-                })).build());
+                }));
+        out.add(wrapped("fault:MR-TOK-2/wrong-local-token", "NdkGetLocalTokenFromMr returns a token that names nothing", () -> new Hooks() {
+            @Override
+            public int token(NdkCall call, ForwardingMr mr, int token) {
+                return call == NdkCall.GET_LOCAL_TOKEN ? token ^ 0x5A000000 : token;
+            }
+        }));
+        out.add(wrapped("fault:MR-TOK-5/changes-on-reread", "alias of fault:MR-TOK-5/token-changes-between-reads: every second read "
+                + "of an MR's remote token gives another value", Misbehaviours.TokenChangesBetweenReads::new));
         out.add(fault("fault:MR-TOK-6/shared-token", "every registration gets the same token 0x1234")
                 .replace(Pieces.TOKEN_ALLOCATOR, seed -> request -> request.purpose() == TokenPurpose.PRIVILEGED ? 1 : 0x1234).build());
     }
@@ -250,63 +210,27 @@ public final class SectionFaults implements NdkProviderSource {
         out.add(fault("fault:PRIV-1/privileged-refused", "an SGE with the privileged token is refused (STATUS_ACCESS_VIOLATION)")
                 .replace(Pieces.SGE_1, r -> r.owner() == TokenOwner.PRIVILEGED ? NtStatus.STATUS_ACCESS_VIOLATION : NtStatus.STATUS_SUCCESS)
                 .build());
-        out.add(fault("fault:PRIV-2/pd-wide-key",
-                "the privileged token used as a remote token reaches the PD's latest registered region")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
-                    final Map<Integer, AtomicInteger> latestByPrivileged = new ConcurrentHashMap<>();
+        out.add(wrapped("fault:PRIV-2/pd-wide-key",
+                "the privileged token used as a remote token reaches the PD's latest registered region", () -> new Hooks() {
+                    /** The remote token of each PD's latest registration, by the PD's privileged token. */
+                    final Map<Integer, Integer> latestByPrivileged = new ConcurrentHashMap<>();
 
                     @Override
-                    NdkPd pd(NdkPd inner) {
-                        AtomicInteger latest = new AtomicInteger();
-                        latestByPrivileged.put(inner.getPrivilegedMemoryRegionToken(), latest);
-                        return new SectionWrap.Pd(this, inner) {
-                            @Override
-                            public org.ndktck.spec.CreateResult<NdkMr> createMr(boolean fast, org.ndktck.spec.CreateCompletion<NdkMr> c, Object ctx) {
-                                return super.createMr(fast, c, ctx);
-                            }
-                        };
+                    public NtStatus request(NdkCall call, NdkObject target, RequestCompletion c, Object ctx, RequestCall inner) {
+                        if (call != NdkCall.REGISTER_MR) {
+                            return inner.invoke(c, ctx);
+                        }
+                        ForwardingMr mr = (ForwardingMr) target;
+                        return Hooks.mapStatus(inner, c, ctx, st -> onSuccess(st, () -> latestByPrivileged.put(
+                                mr.pd().inner().getPrivilegedMemoryRegionToken(), mr.inner().getRemoteToken())));
                     }
 
                     @Override
-                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
-                        AtomicInteger latest = latestByPrivileged.get(pd.inner.getPrivilegedMemoryRegionToken());
-                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
-                            @Override
-                            public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
-                                NtStatus r = inner.register(mdl, length, flags, (x, st) -> {
-                                    if (NtStatus.STATUS_SUCCESS.equals(st)) {
-                                        latest.set(inner.getRemoteToken());
-                                    }
-                                    c.complete(x, st);
-                                }, ctx);
-                                if (NtStatus.STATUS_SUCCESS.equals(r)) {
-                                    latest.set(inner.getRemoteToken());
-                                }
-                                return r;
-                            }
-                        };
+                    public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+                        Integer latest = w.isReadOrWrite() ? latestByPrivileged.get(w.remoteToken()) : null;
+                        return inner.apply(latest == null || latest == 0 ? w : w.withRemoteToken(latest));
                     }
-
-                    private int translate(int token) {
-                        AtomicInteger latest = latestByPrivileged.get(token);
-                        return latest == null || latest.get() == 0 ? token : latest.get();
-                    }
-
-                    @Override
-                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
-                        return new SectionWrap.Qp(this, inner, pd) {
-                            @Override
-                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
-                                return inner.read(ctx, sgl, address, translate(token), flags);
-                            }
-
-                            @Override
-                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
-                                return inner.write(ctx, sgl, address, translate(token), flags);
-                            }
-                        };
-                    }
-                })).build());
+                }));
         out.add(fault("fault:PRIV-3/privileged-read-sink-refused",
                 "a LAM address with the privileged token is refused as an RDMA-read sink although the adapter sets RDMA_READ_SINK_NOT_REQUIRED")
                 .replace(Pieces.MR_REG_6, r -> r.sink() && r.type() == WorkRequestType.READ && r.owner() == TokenOwner.PRIVILEGED
@@ -324,162 +248,97 @@ public final class SectionFaults implements NdkProviderSource {
                     case PRIVILEGED -> r.samePd() ? NtStatus.STATUS_SUCCESS : NtStatus.STATUS_ACCESS_VIOLATION;
                     case REGISTRATION -> r.region() != null && r.region().live() ? NtStatus.STATUS_SUCCESS : NtStatus.STATUS_ACCESS_VIOLATION;
                 }).build());
-        out.add(fault("fault:SGE-3/token-checked", "an INLINE send whose SGE token is 0 or 0xFFFFFFFF fails with STATUS_INVALID_PARAMETER")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+        out.add(wrapped("fault:SGE-3/token-checked", "an INLINE send whose SGE token is 0 or 0xFFFFFFFF fails with STATUS_INVALID_PARAMETER",
+                () -> new Hooks() {
                     @Override
-                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
-                        return new SectionWrap.Qp(this, inner, pd) {
-                            @Override
-                            public NtStatus send(Object ctx, NdkSge[] sgl, int flags) {
-                                if ((flags & NdkOpFlags.INLINE) != 0) {
-                                    for (NdkSge sge : sgl) {
-                                        if (sge.memoryRegionToken() == 0 || sge.memoryRegionToken() == -1) {
-                                            return NtStatus.STATUS_INVALID_PARAMETER;
-                                        }
-                                    }
+                    public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+                        if (w.call() == NdkCall.SEND && (w.flags() & NdkOpFlags.INLINE) != 0) {
+                            for (NdkSge sge : w.sgl()) {
+                                if (sge.memoryRegionToken() == 0 || sge.memoryRegionToken() == -1) {
+                                    return NtStatus.STATUS_INVALID_PARAMETER;
                                 }
-                                return inner.send(ctx, sgl, flags);
                             }
-                        };
+                        }
+                        return inner.apply(w);
                     }
-                })).build());
+                }));
     }
 
     // ------------------------------------------------------------------ LAMs and MDL addresses
 
-    /**
-     * @param mdl a chain
-     * @return the same chain with each MDL's page frames taken from its virtual address (PFN = VA / PAGE_SIZE),
-     *     as a provider that dereferences the MDL's virtual address would reach memory
-     */
-    static Mdl framesFromVirtualAddress(Mdl mdl) {
-        Mdl first = null;
-        Mdl prev = null;
-        for (Mdl m = mdl; m != null; m = m.next()) {
-            long[] pfns = new long[m.pfns().length];
-            long startPfn = Long.divideUnsigned(m.startVa(), m.pageSize());
-            for (int i = 0; i < pfns.length; i++) {
-                pfns[i] = startPfn + i;
-            }
-            Mdl copy = new Mdl(m.pageSize(), m.startVa(), m.byteOffset(), m.byteCount(), pfns);
-            if (first == null) {
-                first = copy;
-            } else {
-                prev.setNext(copy);
-            }
-            prev = copy;
-        }
-        return first;
-    }
-
     private static void lams(List<NdkProvider> out) {
-        out.add(fault("fault:MR-REG-3/dereferences-va", "NdkRegisterMr reaches memory through the MDL's virtual address")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
-                    @Override
-                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
-                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
-                            @Override
-                            public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
-                                return inner.register(framesFromVirtualAddress(mdl), length, flags, c, ctx);
-                            }
-                        };
-                    }
-                })).build());
-        out.add(fault("fault:LAM-5/dereferences-va", "NdkBuildLam maps the pages the MDL's virtual address names as physical")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
-                    @Override
-                    NdkAdapter adapter(NdkAdapter inner) {
-                        return new SectionWrap.Adapter(this, inner) {
-                            @Override
-                            public NtStatus buildLam(Mdl mdl, long length, RequestCompletion c, Object ctx, NdkLogicalAddressMapping lam) {
-                                return inner.buildLam(framesFromVirtualAddress(mdl), length, c, ctx, lam);
-                            }
-                        };
-                    }
-                })).build());
+        out.add(wrapped("fault:MR-REG-3/dereferences-va", "NdkRegisterMr reaches memory through the MDL's virtual address "
+                + "(the same fault as fault:MR-REG-3/va-as-page-frames)", () -> new CatalogueGaps.VaAsPageFrames(NdkCall.REGISTER_MR)));
+        out.add(wrapped("fault:LAM-5/dereferences-va", "NdkBuildLam maps the pages the MDL's virtual address names as physical",
+                () -> new CatalogueGaps.VaAsPageFrames(NdkCall.BUILD_LAM)));
         out.add(fault("fault:LAM-2/gaps-accepted", "NdkBuildLam maps a chain that is not virtually contiguous")
                 .replace(Pieces.LAM_2, RuleCheck.pass()).build());
         out.add(fault("fault:LAM-3/truncates", "NdkBuildLam succeeds with a buffer too small for the mapping")
                 .replace(Pieces.LAM_3, RuleCheck.pass()).build());
-        out.add(fault("fault:LAM-3/size-not-returned", "STATUS_BUFFER_TOO_SMALL leaves *pLAMSize at the size offered")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
-                    @Override
-                    NdkAdapter adapter(NdkAdapter inner) {
-                        return new SectionWrap.Adapter(this, inner) {
-                            @Override
-                            public NtStatus buildLam(Mdl mdl, long length, RequestCompletion c, Object ctx, NdkLogicalAddressMapping lam) {
-                                int offered = lam.lamSize();
-                                NtStatus r = inner.buildLam(mdl, length, (x, st) -> {
-                                    if (NtStatus.STATUS_BUFFER_TOO_SMALL.equals(st)) {
-                                        lam.setLamSize(offered);
-                                    }
-                                    c.complete(x, st);
-                                }, ctx, lam);
-                                if (NtStatus.STATUS_BUFFER_TOO_SMALL.equals(r)) {
-                                    lam.setLamSize(offered);
-                                }
-                                return r;
-                            }
-                        };
+        out.add(wrapped("fault:LAM-3/size-not-returned", "STATUS_BUFFER_TOO_SMALL leaves *pLAMSize at the size offered", () -> new Hooks() {
+            @Override
+            public NtStatus buildLam(ForwardingAdapter a, Mdl mdl, NdkLogicalAddressMapping lam, RequestCompletion c, Object ctx,
+                                     RequestCall inner) {
+                int offered = lam.lamSize();
+                return Hooks.mapStatus(inner, c, ctx, st -> {
+                    if (NtStatus.STATUS_BUFFER_TOO_SMALL.equals(st)) {
+                        lam.setLamSize(offered);
                     }
-                })).build());
-        out.add(fault("fault:LAM-4/fbo-zero", "NdkBuildLam reports *pFBO 0 whatever the chain's offset")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                    return st;
+                });
+            }
+        }));
+        out.add(wrapped("fault:LAM-4/fbo-zero", "NdkBuildLam reports *pFBO 0 whatever the chain's offset", () -> new Hooks() {
+            @Override
+            public NtStatus buildLam(ForwardingAdapter a, Mdl mdl, NdkLogicalAddressMapping lam, RequestCompletion c, Object ctx,
+                                     RequestCall inner) {
+                return Hooks.mapStatus(inner, c, ctx, st -> onSuccess(st, () -> lam.setFbo(0)));
+            }
+        }));
+        out.add(wrapped("fault:LAM-7/informational-status", "NdkBuildLam ends in the informational status 0x40000000 instead of STATUS_SUCCESS",
+                () -> new Hooks() {
                     @Override
-                    NdkAdapter adapter(NdkAdapter inner) {
-                        return new SectionWrap.Adapter(this, inner) {
-                            @Override
-                            public NtStatus buildLam(Mdl mdl, long length, RequestCompletion c, Object ctx, NdkLogicalAddressMapping lam) {
-                                NtStatus r = inner.buildLam(mdl, length, (x, st) -> {
-                                    lam.setFbo(0);
-                                    c.complete(x, st);
-                                }, ctx, lam);
-                                if (NtStatus.STATUS_SUCCESS.equals(r)) {
-                                    lam.setFbo(0);
-                                }
-                                return r;
-                            }
-                        };
+                    public NtStatus buildLam(ForwardingAdapter a, Mdl mdl, NdkLogicalAddressMapping lam, RequestCompletion c, Object ctx,
+                                             RequestCall inner) {
+                        return Hooks.mapStatus(inner, c, ctx, SectionFaults::informational);
                     }
-                })).build());
-        out.add(fault("fault:LAM-7/informational-status", "NdkBuildLam ends in the informational status 0x40000000 instead of STATUS_SUCCESS")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
-                    @Override
-                    NdkAdapter adapter(NdkAdapter inner) {
-                        return new SectionWrap.Adapter(this, inner) {
-                            @Override
-                            public NtStatus buildLam(Mdl mdl, long length, RequestCompletion c, Object ctx, NdkLogicalAddressMapping lam) {
-                                NtStatus r = inner.buildLam(mdl, length,
-                                        (x, st) -> c.complete(x, NtStatus.STATUS_SUCCESS.equals(st) ? NtStatus.of(0x40000000) : st), ctx, lam);
-                                return NtStatus.STATUS_SUCCESS.equals(r) ? NtStatus.of(0x40000000) : r;
-                            }
-                        };
-                    }
-                })).build());
-        out.add(fault("fault:LAM-REL-1/rewrites-next", "NdkReleaseLam rewrites Next of the chain's first MDL (to the same value)")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                }));
+        out.add(wrapped("fault:LAM-REL-1/rewrites-next", "NdkReleaseLam rewrites Next of the chain's first MDL (to the same value)",
+                () -> new Hooks() {
                     final Map<NdkLogicalAddressMapping, Mdl> chains = new ConcurrentHashMap<>();
 
                     @Override
-                    NdkAdapter adapter(NdkAdapter inner) {
-                        return new SectionWrap.Adapter(this, inner) {
-                            @Override
-                            public NtStatus buildLam(Mdl mdl, long length, RequestCompletion c, Object ctx, NdkLogicalAddressMapping lam) {
-                                chains.put(lam, mdl);
-                                return inner.buildLam(mdl, length, c, ctx, lam);
-                            }
-
-                            @Override
-                            public void releaseLam(NdkLogicalAddressMapping lam) {
-                                inner.releaseLam(lam);
-                                Mdl m = chains.remove(lam);
-                                if (m != null) {
-                                    m.setNext(m.next());
-                                }
-                            }
-                        };
+                    public NtStatus buildLam(ForwardingAdapter a, Mdl mdl, NdkLogicalAddressMapping lam, RequestCompletion c, Object ctx,
+                                             RequestCall inner) {
+                        chains.put(lam, mdl);
+                        return inner.invoke(c, ctx);
                     }
-                })).build());
+
+                    @Override
+                    public void releaseLam(NdkLogicalAddressMapping lam, Runnable inner) {
+                        inner.run();
+                        Mdl m = chains.remove(lam);
+                        if (m != null) {
+                            m.setNext(m.next());
+                        }
+                    }
+                }));
+    }
+
+    // ------------------------------------------------------------------ CQ entries
+
+    /** Hooks whose CQs hand out {@code map(entry)} of each entry, or drop it where the map gives null. */
+    private static Supplier<Hooks> entries(Function<NdkResultEx, NdkResultEx> map) {
+        return () -> new Hooks() {
+            @Override
+            public int results(ForwardingCq cq, NdkResultEx[] results, ToIntFunction<NdkResultEx[]> inner) {
+                return Hooks.mapResults(results, inner, map);
+            }
+        };
+    }
+
+    private static NdkResultEx with(NdkResultEx e, Object qpContext, Object requestContext, NdkOperationType type, long typeSpecific) {
+        return new NdkResultEx(e.status(), e.bytesTransferred(), qpContext, requestContext, type, typeSpecific);
     }
 
     // ------------------------------------------------------------------ NdkInvalidate
@@ -487,58 +346,19 @@ public final class SectionFaults implements NdkProviderSource {
     private static void invalidation(List<NdkProvider> out) {
         out.add(fault("fault:INV-2/unconnected-accepted", "NdkInvalidate on a QP that was never connected is accepted")
                 .replace(Pieces.INV_2, RuleCheck.pass()).build());
-        out.add(fault("fault:INV-3/entry-lost", "the CQ entry of a successful NdkInvalidate is never delivered")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
-                    @Override
-                    NdkCq cq(NdkCq inner) {
-                        return new FilteringCq(this, inner, e -> e.type() != NdkOperationType.INVALIDATE);
-                    }
-                })).build());
+        out.add(wrapped("fault:INV-3/entry-lost", "the CQ entry of a successful NdkInvalidate is never delivered",
+                entries(e -> e.type() == NdkOperationType.INVALIDATE ? null : e)));
         out.add(fault("fault:INV-4/token-kept", "an invalidated fast registration's token still grants access")
                 .replace(Pieces.TOKEN_RETIREMENT, event -> event != RetireEvent.INVALIDATE).build());
         out.add(fault("fault:INV-5/token-kept", "a token named by a peer's NdkSendAndInvalidate stays valid")
                 .replace(Pieces.TOKEN_RETIREMENT, event -> event != RetireEvent.REMOTE_INVALIDATE).build());
     }
 
-    /** A CQ that silently drops the entries a predicate rejects (both result calls read the extended entries). */
-    static class FilteringCq extends SectionWrap.Cq {
-        private final java.util.function.Predicate<NdkResultEx> keep;
-
-        FilteringCq(SectionWrap.Hooks hooks, NdkCq inner, java.util.function.Predicate<NdkResultEx> keep) {
-            super(hooks, inner);
-            this.keep = keep;
-        }
-
-        @Override
-        public int getCqResultsEx(NdkResultEx[] results) {
-            int out = 0;
-            while (out < results.length) {
-                NdkResultEx[] got = new NdkResultEx[results.length - out];
-                int n = inner.getCqResultsEx(got);
-                if (n == 0) {
-                    break;
-                }
-                for (int i = 0; i < n; i++) {
-                    if (keep.test(got[i])) {
-                        results[out++] = got[i];
-                    }
-                }
-            }
-            return out;
-        }
-
-        @Override
-        public int getCqResults(NdkResult[] results) {
-            NdkResultEx[] ex = new NdkResultEx[results.length];
-            int n = getCqResultsEx(ex);
-            for (int i = 0; i < n; i++) {
-                results[i] = ex[i].toResult();
-            }
-            return n;
-        }
-    }
-
     // ------------------------------------------------------------------ NdkRead, NdkWrite
+
+    private static boolean fastRegisterReadOrWrite(WorkRequest w) {
+        return w.call() == NdkCall.FAST_REGISTER || w.isReadOrWrite();
+    }
 
     private static void readWrite(List<NdkProvider> out) {
         out.add(fault("fault:RW-2/unconnected-accepted", "NdkRead and NdkWrite on a QP that was never connected are accepted (and fail on the CQ)")
@@ -548,553 +368,247 @@ public final class SectionFaults implements NdkProviderSource {
                 .build());
         out.add(fault("fault:RW-4/sink-kept", "a read with RDMA_READ_LOCAL_INVALIDATE leaves the sink's token valid")
                 .replace(Pieces.TOKEN_RETIREMENT, event -> event != RetireEvent.READ_LOCAL_INVALIDATE).build());
-        out.add(fault("fault:RW-5/silent-ignored", "NDK_OP_FLAG_SILENT_SUCCESS is ignored: successful requests still produce entries")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+        out.add(wrapped("fault:RW-5/silent-ignored", "NDK_OP_FLAG_SILENT_SUCCESS is ignored: successful requests still produce entries",
+                () -> new Hooks() {
                     @Override
-                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
-                        int mask = ~NdkOpFlags.SILENT_SUCCESS;
-                        return new SectionWrap.Qp(this, inner, pd) {
-                            @Override
-                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
-                                return inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags & mask);
-                            }
-
-                            @Override
-                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
-                                return inner.read(ctx, sgl, address, token, flags & mask);
-                            }
-
-                            @Override
-                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
-                                return inner.write(ctx, sgl, address, token, flags & mask);
-                            }
-                        };
+                    public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+                        return inner.apply(fastRegisterReadOrWrite(w) ? w.withFlags(w.flags() & ~NdkOpFlags.SILENT_SUCCESS) : w);
                     }
-                })).build());
-        out.add(fault("fault:RW-5/silent-failure-lost", "a request with SILENT_SUCCESS that fails produces no CQ entry")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
-                    final Set<Object> silent = ConcurrentHashMap.newKeySet();
+                }));
+        out.add(wrapped("fault:RW-5/silent-failure-lost", "a request with SILENT_SUCCESS that fails produces no CQ entry", () -> new Hooks() {
+            final Set<Object> silent = ConcurrentHashMap.newKeySet();
 
-                    @Override
-                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
-                        return new SectionWrap.Qp(this, inner, pd) {
-                            @Override
-                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
-                                note(ctx, flags);
-                                return inner.read(ctx, sgl, address, token, flags);
-                            }
+            @Override
+            public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+                if (w.isReadOrWrite() && (w.flags() & NdkOpFlags.SILENT_SUCCESS) != 0 && w.context() != null) {
+                    silent.add(w.context());
+                }
+                return inner.apply(w);
+            }
 
-                            @Override
-                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
-                                note(ctx, flags);
-                                return inner.write(ctx, sgl, address, token, flags);
-                            }
-                        };
-                    }
-
-                    private void note(Object ctx, int flags) {
-                        if ((flags & NdkOpFlags.SILENT_SUCCESS) != 0 && ctx != null) {
-                            silent.add(ctx);
-                        }
-                    }
-
-                    @Override
-                    NdkCq cq(NdkCq inner) {
-                        return new FilteringCq(this, inner, e -> !(silent.contains(e.requestContext())
-                                && !NtStatus.STATUS_SUCCESS.equals(e.status())));
-                    }
-                })).build());
+            @Override
+            public int results(ForwardingCq cq, NdkResultEx[] results, ToIntFunction<NdkResultEx[]> inner) {
+                return Hooks.mapResults(results, inner, e -> silent.contains(e.requestContext()) && !ok(e.status()) ? null : e);
+            }
+        }));
     }
 
     // ------------------------------------------------------------------ NdkFlush, posting
 
-    /** A CQ that rewrites each entry (both result calls read the extended entries). */
-    static class MappingCq extends SectionWrap.Cq {
-        private final java.util.function.UnaryOperator<NdkResultEx> map;
-
-        MappingCq(SectionWrap.Hooks hooks, NdkCq inner, java.util.function.UnaryOperator<NdkResultEx> map) {
-            super(hooks, inner);
-            this.map = map;
-        }
-
-        @Override
-        public int getCqResultsEx(NdkResultEx[] results) {
-            int n = inner.getCqResultsEx(results);
-            for (int i = 0; i < n; i++) {
-                results[i] = map.apply(results[i]);
-            }
-            return n;
-        }
-
-        @Override
-        public int getCqResults(NdkResult[] results) {
-            NdkResultEx[] ex = new NdkResultEx[results.length];
-            int n = getCqResultsEx(ex);
-            for (int i = 0; i < n; i++) {
-                results[i] = ex[i].toResult();
-            }
-            return n;
-        }
-    }
-
     private static void flushAndPosting(List<NdkProvider> out) {
-        out.add(fault("fault:FL-1/flush-ignored", "NdkFlush does nothing").decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+        out.add(wrapped("fault:FL-1/flush-ignored", "NdkFlush does nothing", () -> new Hooks() {
             @Override
-            NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
-                return new SectionWrap.Qp(this, inner, pd) {
-                    @Override
-                    public void flush() {
-                    }
-                };
+            public <T> T call(NdkCall call, NdkObject target, Supplier<T> body) {
+                return call == NdkCall.FLUSH ? null : body.get();
             }
-        })).build());
-        out.add(fault("fault:FL-1/cancelled-as-success", "flushed receives complete with STATUS_SUCCESS instead of STATUS_CANCELLED")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+        }));
+        out.add(wrapped("fault:FL-1/cancelled-as-success", "flushed receives complete with STATUS_SUCCESS instead of STATUS_CANCELLED",
+                entries(e -> e.type() == NdkOperationType.RECEIVE && NtStatus.STATUS_CANCELLED.equals(e.status())
+                        ? new NdkResultEx(NtStatus.STATUS_SUCCESS, 0, e.qpContext(), e.requestContext(), e.type(), 0) : e)));
+        out.add(wrapped("fault:WRP-2/posts-lost-after-flush", "requests posted on a QP after NdkFlush return STATUS_SUCCESS and never complete",
+                () -> new Hooks() {
                     @Override
-                    NdkCq cq(NdkCq inner) {
-                        return new MappingCq(this, inner, e -> e.type() == NdkOperationType.RECEIVE && NtStatus.STATUS_CANCELLED.equals(e.status())
-                                ? new NdkResultEx(NtStatus.STATUS_SUCCESS, 0, e.qpContext(), e.requestContext(), e.type(), 0) : e);
+                    public <T> T call(NdkCall call, NdkObject target, Supplier<T> body) {
+                        T r = body.get();
+                        if (call == NdkCall.FLUSH) {
+                            ((ForwardingQp) target).state(AtomicBoolean::new).set(true);
+                        }
+                        return r;
                     }
-                })).build());
-        out.add(fault("fault:WRP-2/posts-lost-after-flush", "requests posted on a QP after NdkFlush return STATUS_SUCCESS and never complete")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+
                     @Override
-                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
-                        java.util.concurrent.atomic.AtomicBoolean flushed = new java.util.concurrent.atomic.AtomicBoolean();
-                        return new SectionWrap.Qp(this, inner, pd) {
-                            @Override
-                            public void flush() {
-                                inner.flush();
-                                flushed.set(true);
-                            }
-
-                            @Override
-                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
-                                return flushed.get() ? NtStatus.STATUS_SUCCESS : inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags);
-                            }
-
-                            @Override
-                            public NtStatus invalidate(Object ctx, NdkMr mr, int flags) {
-                                return flushed.get() ? NtStatus.STATUS_SUCCESS : inner.invalidate(ctx, mr, flags);
-                            }
-
-                            @Override
-                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
-                                return flushed.get() ? NtStatus.STATUS_SUCCESS : inner.write(ctx, sgl, address, token, flags);
-                            }
-                        };
+                    public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+                        boolean lost = w.call() == NdkCall.FAST_REGISTER || w.call() == NdkCall.INVALIDATE || w.call() == NdkCall.WRITE;
+                        return dropIf(lost && qp.state(AtomicBoolean::new).get(), w, inner);
                     }
-                })).build());
+                }));
     }
 
     // ------------------------------------------------------------------ CQ results
 
-    private static NdkResultEx with(NdkResultEx e, Object qpContext, Object requestContext, NdkOperationType type, long typeSpecific) {
-        return new NdkResultEx(e.status(), e.bytesTransferred(), qpContext, requestContext, type, typeSpecific);
-    }
-
     private static void cqs(List<NdkProvider> out) {
-        out.add(fault("fault:CQ-1/count-beyond-array",
-                "when more entries are waiting than the array holds, the result calls return the number waiting (the extra entries are lost)")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+        out.add(wrapped("fault:CQ-1/count-beyond-array",
+                "when more entries are waiting than the array holds, the result calls return the number waiting (the extra entries are lost)",
+                () -> new Hooks() {
                     @Override
-                    NdkCq cq(NdkCq inner) {
-                        return new SectionWrap.Cq(this, inner) {
-                            @Override
-                            public int getCqResultsEx(NdkResultEx[] results) {
-                                int n = inner.getCqResultsEx(results);
-                                return n == results.length ? n + inner.getCqResultsEx(new NdkResultEx[64]) : n;
-                            }
-
-                            @Override
-                            public int getCqResults(NdkResult[] results) {
-                                int n = inner.getCqResults(results);
-                                return n == results.length ? n + inner.getCqResults(new NdkResult[64]) : n;
-                            }
-                        };
+                    public int results(ForwardingCq cq, NdkResultEx[] results, ToIntFunction<NdkResultEx[]> inner) {
+                        int n = inner.applyAsInt(results);
+                        return n == results.length ? n + inner.applyAsInt(new NdkResultEx[64]) : n;
                     }
-                })).build());
-        out.add(fault("fault:CQ-2/qp-context-null", "CQ entries carry a null QPContext")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
-                    @Override
-                    NdkCq cq(NdkCq inner) {
-                        return new MappingCq(this, inner, e -> with(e, null, e.requestContext(), e.type(), e.typeSpecificCompletionOutput()));
-                    }
-                })).build());
-        out.add(fault("fault:CQ-2/foreign-request-context", "CQ entries carry a copy of the RequestContext, not the consumer's own value")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
-                    @Override
-                    NdkCq cq(NdkCq inner) {
-                        return new MappingCq(this, inner, e -> with(e, e.qpContext(), String.valueOf(e.requestContext()), e.type(),
-                                e.typeSpecificCompletionOutput()));
-                    }
-                })).build());
-        out.add(fault("fault:CQ-3/read-as-write", "NDK_RESULT_EX.Type of an NdkRead says NdkOperationTypeWrite")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
-                    @Override
-                    NdkCq cq(NdkCq inner) {
-                        return new MappingCq(this, inner, e -> e.type() == NdkOperationType.READ
-                                ? with(e, e.qpContext(), e.requestContext(), NdkOperationType.WRITE, 0) : e);
-                    }
-                })).build());
-        out.add(fault("fault:CQ-3/invalidated-token-missing", "a ReceiveAndInvalidate entry carries 0 instead of the invalidated token")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
-                    @Override
-                    NdkCq cq(NdkCq inner) {
-                        return new MappingCq(this, inner, e -> e.type() == NdkOperationType.RECEIVE_AND_INVALIDATE
-                                ? with(e, e.qpContext(), e.requestContext(), e.type(), 0) : e);
-                    }
-                })).build());
+                }));
+        out.add(wrapped("fault:CQ-2/qp-context-null", "CQ entries carry a null QPContext",
+                entries(e -> with(e, null, e.requestContext(), e.type(), e.typeSpecificCompletionOutput()))));
+        out.add(wrapped("fault:CQ-2/foreign-request-context", "CQ entries carry a copy of the RequestContext, not the consumer's own value",
+                entries(e -> with(e, e.qpContext(), String.valueOf(e.requestContext()), e.type(), e.typeSpecificCompletionOutput()))));
+        out.add(wrapped("fault:CQ-3/read-as-write", "NDK_RESULT_EX.Type of an NdkRead says NdkOperationTypeWrite",
+                entries(e -> e.type() == NdkOperationType.READ ? with(e, e.qpContext(), e.requestContext(), NdkOperationType.WRITE, 0) : e)));
+        out.add(wrapped("fault:CQ-3/invalidated-token-missing", "a ReceiveAndInvalidate entry carries 0 instead of the invalidated token",
+                entries(e -> e.type() == NdkOperationType.RECEIVE_AND_INVALIDATE ? with(e, e.qpContext(), e.requestContext(), e.type(), 0) : e)));
     }
 
     // ------------------------------------------------------------------ DEFER
 
-    /** A CQ that first returns the entries a faulty QP injected. */
-    static class InjectingCq extends SectionWrap.Cq {
-        final java.util.concurrent.ConcurrentLinkedQueue<NdkResultEx> injected = new java.util.concurrent.ConcurrentLinkedQueue<>();
-
-        InjectingCq(SectionWrap.Hooks hooks, NdkCq inner) {
-            super(hooks, inner);
-        }
-
-        @Override
-        public int getCqResultsEx(NdkResultEx[] results) {
-            int n = 0;
-            NdkResultEx e;
-            while (n < results.length && (e = injected.poll()) != null) {
-                results[n++] = e;
-            }
-            if (n < results.length) {
-                NdkResultEx[] rest = new NdkResultEx[results.length - n];
-                int m = inner.getCqResultsEx(rest);
-                System.arraycopy(rest, 0, results, n, m);
-                n += m;
-            }
-            return n;
-        }
-
-        @Override
-        public int getCqResults(NdkResult[] results) {
-            NdkResultEx[] ex = new NdkResultEx[results.length];
-            int n = getCqResultsEx(ex);
-            for (int i = 0; i < n; i++) {
-                results[i] = ex[i].toResult();
-            }
-            return n;
-        }
-    }
-
-    /** A DEFER request the faulty QP of DEF-3 and DEF-4 holds itself. */
-    private interface Held {
-        NtStatus post();
-    }
-
     private static void defer(List<NdkProvider> out) {
-        out.add(fault("fault:DEF-2/entry-after-inline-failure", "a request refused inline still gets a CQ entry with its error status")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+        out.add(wrapped("fault:DEF-2/entry-after-inline-failure", "a request refused inline still gets a CQ entry with its error status "
+                + "(NdkFastRegister, NdkInvalidate, NdkRead and NdkWrite; fault:DEF-2/cq-entry-after-inline-failure does it for every request)",
+                () -> new Misbehaviours.CqEntryAfterInlineFailure(Set.of(NdkCall.FAST_REGISTER, NdkCall.INVALIDATE, NdkCall.READ, NdkCall.WRITE))));
+        out.add(wrapped("fault:DEF-3/deferred-dropped", "requests with NDK_OP_FLAG_DEFER are accepted and never processed", () -> new Hooks() {
+            @Override
+            public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+                return dropIf(fastRegisterReadOrWrite(w) && (w.flags() & NdkOpFlags.DEFER) != 0, w, inner);
+            }
+        }));
+        out.add(wrapped("fault:DEF-4/held-after-inline-failure",
+                "DEFER fast registrations are held until the next request without DEFER, even when a request fails inline in between",
+                () -> new Hooks() {
                     @Override
-                    NdkCq cq(NdkCq inner) {
-                        return new InjectingCq(this, inner);
+                    public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+                        List<Runnable> held = qp.state(ArrayList::new);
+                        if (w.call() == NdkCall.FAST_REGISTER && (w.flags() & NdkOpFlags.DEFER) != 0) {
+                            if ((w.flags() & 0x28) != 0 && w.mr() instanceof ForwardingMr m && Boolean.FALSE.equals(m.remoteAccess())) {
+                                return NtStatus.STATUS_ACCESS_VIOLATION;
+                            }
+                            synchronized (held) {
+                                held.add(() -> inner.apply(w.withFlags(w.flags() & ~NdkOpFlags.DEFER)));
+                            }
+                            return NtStatus.STATUS_SUCCESS;
+                        }
+                        if (w.call() != NdkCall.RECEIVE && w.call() != NdkCall.SEND_AND_INVALIDATE) {
+                            List<Runnable> now;
+                            synchronized (held) {
+                                now = new ArrayList<>(held);
+                                held.clear();
+                            }
+                            now.forEach(Runnable::run);
+                        }
+                        return inner.apply(w);
                     }
-
-                    @Override
-                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
-                        return new SectionWrap.Qp(this, inner, pd) {
-                            private NtStatus echo(Object ctx, NtStatus r, NdkOperationType type) {
-                                if (r != null && r.isError() && iq instanceof InjectingCq c) {
-                                    c.injected.add(new NdkResultEx(r, 0, qpContext, ctx, type, 0));
-                                }
-                                return r;
-                            }
-
-                            @Override
-                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
-                                return echo(ctx, inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags), NdkOperationType.FAST_REGISTER);
-                            }
-
-                            @Override
-                            public NtStatus invalidate(Object ctx, NdkMr mr, int flags) {
-                                return echo(ctx, inner.invalidate(ctx, mr, flags), NdkOperationType.INVALIDATE);
-                            }
-
-                            @Override
-                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
-                                return echo(ctx, inner.read(ctx, sgl, address, token, flags), NdkOperationType.READ);
-                            }
-
-                            @Override
-                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
-                                return echo(ctx, inner.write(ctx, sgl, address, token, flags), NdkOperationType.WRITE);
-                            }
-                        };
-                    }
-                })).build());
-        out.add(fault("fault:DEF-3/deferred-dropped", "requests with NDK_OP_FLAG_DEFER are accepted and never processed")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
-                    @Override
-                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
-                        return new SectionWrap.Qp(this, inner, pd) {
-                            @Override
-                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
-                                return (flags & NdkOpFlags.DEFER) != 0 ? NtStatus.STATUS_SUCCESS
-                                        : inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags);
-                            }
-
-                            @Override
-                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
-                                return (flags & NdkOpFlags.DEFER) != 0 ? NtStatus.STATUS_SUCCESS : inner.read(ctx, sgl, address, token, flags);
-                            }
-
-                            @Override
-                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
-                                return (flags & NdkOpFlags.DEFER) != 0 ? NtStatus.STATUS_SUCCESS : inner.write(ctx, sgl, address, token, flags);
-                            }
-                        };
-                    }
-                })).build());
-        out.add(fault("fault:DEF-4/held-after-inline-failure",
-                "DEFER fast registrations are held until the next request without DEFER, even when a request fails inline in between")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
-                    final Map<Object, Boolean> remote = new ConcurrentHashMap<>();
-
-                    @Override
-                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
-                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
-                            @Override
-                            public NtStatus initializeFastRegister(int count, boolean remoteAccess, RequestCompletion c, Object ctx) {
-                                remote.put(inner, remoteAccess);
-                                return inner.initializeFastRegister(count, remoteAccess, c, ctx);
-                            }
-                        };
-                    }
-
-                    @Override
-                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
-                        List<Held> held = new ArrayList<>();
-                        return new SectionWrap.Qp(this, inner, pd) {
-                            private void release() {
-                                List<Held> now;
-                                synchronized (held) {
-                                    now = new ArrayList<>(held);
-                                    held.clear();
-                                }
-                                for (Held h : now) {
-                                    h.post();
-                                }
-                            }
-
-                            @Override
-                            public NtStatus fastRegister(Object ctx, NdkMr mr, int n, long[] pages, int fbo, long length, long base, int flags) {
-                                if ((flags & NdkOpFlags.DEFER) != 0) {
-                                    Object key = mr instanceof SectionWrap.Mr w ? w.inner : mr;
-                                    if ((flags & 0x28) != 0 && Boolean.FALSE.equals(remote.get(key))) {
-                                        return NtStatus.STATUS_ACCESS_VIOLATION;
-                                    }
-                                    synchronized (held) {
-                                        held.add(() -> inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags & ~NdkOpFlags.DEFER));
-                                    }
-                                    return NtStatus.STATUS_SUCCESS;
-                                }
-                                release();
-                                return inner.fastRegister(ctx, mr, n, pages, fbo, length, base, flags);
-                            }
-
-                            @Override
-                            public NtStatus invalidate(Object ctx, NdkMr mr, int flags) {
-                                release();
-                                return inner.invalidate(ctx, mr, flags);
-                            }
-
-                            @Override
-                            public NtStatus read(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
-                                release();
-                                return inner.read(ctx, sgl, address, token, flags);
-                            }
-
-                            @Override
-                            public NtStatus write(Object ctx, NdkSge[] sgl, long address, int token, int flags) {
-                                release();
-                                return inner.write(ctx, sgl, address, token, flags);
-                            }
-
-                            @Override
-                            public NtStatus send(Object ctx, NdkSge[] sgl, int flags) {
-                                release();
-                                return inner.send(ctx, sgl, flags);
-                            }
-                        };
-                    }
-                })).build());
+                }));
     }
 
     // ------------------------------------------------------------------ close
 
-    private static final java.util.concurrent.ExecutorService EARLY = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+    private static final ExecutorService EARLY = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "ndk-fault-early-callback");
         t.setDaemon(true);
         return t;
     });
 
     private static void close(List<NdkProvider> out) {
-        out.add(fault("fault:CL-1/callback-after-success", "an MR close that returns STATUS_SUCCESS calls the close callback too")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+        out.add(wrapped("fault:CL-1/callback-after-success", "an MR close that returns STATUS_SUCCESS calls the close callback too",
+                () -> new Hooks() {
                     @Override
-                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
-                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
-                            @Override
-                            public NtStatus close(CloseCompletion completion, Object ctx) {
-                                NtStatus r = inner.close(completion, ctx);
-                                if (NtStatus.STATUS_SUCCESS.equals(r)) {
-                                    completion.complete(ctx);
-                                }
-                                return r;
-                            }
-                        };
+                    public NtStatus close(NdkCall call, NdkObject object, CloseCompletion completion, Object ctx, CloseCall inner) {
+                        NtStatus r = inner.invoke(completion, ctx);
+                        return call == NdkCall.CLOSE_MR ? onSuccess(r, () -> completion.complete(ctx)) : r;
                     }
-                })).build());
-        out.add(fault("fault:CL-2/refuses-registered-mr", "closing a registered MR fails with STATUS_INVALID_DEVICE_STATE (deregister first)")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+                }));
+        out.add(wrapped("fault:CL-2/refuses-registered-mr", "closing a registered MR fails with STATUS_INVALID_DEVICE_STATE (deregister first)",
+                () -> new Hooks() {
                     @Override
-                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
-                        java.util.concurrent.atomic.AtomicBoolean registered = new java.util.concurrent.atomic.AtomicBoolean();
-                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
-                            @Override
-                            public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
-                                NtStatus r = inner.register(mdl, length, flags, (x, st) -> {
-                                    registered.compareAndSet(false, NtStatus.STATUS_SUCCESS.equals(st));
-                                    c.complete(x, st);
-                                }, ctx);
-                                registered.compareAndSet(false, NtStatus.STATUS_SUCCESS.equals(r));
-                                return r;
-                            }
-
-                            @Override
-                            public NtStatus deregister(RequestCompletion c, Object ctx) {
-                                registered.set(false);
-                                return inner.deregister(c, ctx);
-                            }
-
-                            @Override
-                            public NtStatus close(CloseCompletion completion, Object ctx) {
-                                return registered.get() ? INVALID_DEVICE_STATE : inner.close(completion, ctx);
-                            }
-                        };
+                    public NtStatus request(NdkCall call, NdkObject target, RequestCompletion c, Object ctx, RequestCall inner) {
+                        if (!(target instanceof ForwardingMr mr)) {
+                            return inner.invoke(c, ctx);
+                        }
+                        AtomicBoolean registered = mr.state(AtomicBoolean::new);
+                        if (call == NdkCall.REGISTER_MR) {
+                            return Hooks.mapStatus(inner, c, ctx, st -> {
+                                registered.compareAndSet(false, ok(st));
+                                return st;
+                            });
+                        }
+                        if (call == NdkCall.DEREGISTER_MR) {
+                            registered.set(false);
+                        }
+                        return inner.invoke(c, ctx);
                     }
-                })).build());
+
+                    @Override
+                    public NtStatus close(NdkCall call, NdkObject object, CloseCompletion completion, Object ctx, CloseCall inner) {
+                        return object instanceof ForwardingMr mr && mr.state(AtomicBoolean::new).get() ? INVALID_DEVICE_STATE
+                                : inner.invoke(completion, ctx);
+                    }
+                }));
         // The fault shows only when the registration pends: it carries completion=pending as its default.
-        out.add(FaultDefaults.withDefaults(fault("fault:CL-4/close-callback-first",
-                "closing an MR with a request pending calls the close callback at once, before the request's completion")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+        out.add(FaultDefaults.withDefaults(wrapped("fault:CL-4/close-callback-first",
+                "closing an MR with a request pending calls the close callback at once, before the request's completion", () -> new Hooks() {
                     @Override
-                    NdkMr mr(NdkMr inner, SectionWrap.Pd pd, boolean fastRegister) {
-                        AtomicInteger pending = new AtomicInteger();
-                        return new SectionWrap.Mr(this, inner, pd, fastRegister) {
-                            private RequestCompletion counted(RequestCompletion c) {
-                                pending.incrementAndGet();
-                                return (x, st) -> {
-                                    pending.decrementAndGet();
-                                    c.complete(x, st);
-                                };
-                            }
-
-                            private NtStatus settle(NtStatus r) {
-                                if (!r.isPending()) {
-                                    pending.decrementAndGet();
-                                }
-                                return r;
-                            }
-
-                            @Override
-                            public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
-                                return settle(inner.register(mdl, length, flags, counted(c), ctx));
-                            }
-
-                            @Override
-                            public NtStatus initializeFastRegister(int count, boolean remote, RequestCompletion c, Object ctx) {
-                                return settle(inner.initializeFastRegister(count, remote, counted(c), ctx));
-                            }
-
-                            @Override
-                            public NtStatus close(CloseCompletion completion, Object ctx) {
-                                if (pending.get() <= 0) {
-                                    return inner.close(completion, ctx);
-                                }
-                                NtStatus r = inner.close(x -> { }, ctx);
-                                EARLY.execute(() -> completion.complete(ctx));
-                                if (NtStatus.STATUS_SUCCESS.equals(r)) {
-                                    return NtStatus.STATUS_PENDING;
-                                }
-                                return r;
-                            }
-                        };
+                    public NtStatus request(NdkCall call, NdkObject target, RequestCompletion c, Object ctx, RequestCall inner) {
+                        if (call != NdkCall.REGISTER_MR && call != NdkCall.INITIALIZE_FAST_REGISTER_MR) {
+                            return inner.invoke(c, ctx);
+                        }
+                        AtomicInteger pending = ((ForwardingMr) target).state(AtomicInteger::new);
+                        pending.incrementAndGet();
+                        NtStatus r = inner.invoke((x, st) -> {
+                            pending.decrementAndGet();
+                            c.complete(x, st);
+                        }, ctx);
+                        if (!r.isPending()) {
+                            pending.decrementAndGet();
+                        }
+                        return r;
                     }
-                })).build(), java.util.Map.of("completion", "pending")));
-        out.add(fault("fault:CL-5/close-leaves-requests", "closing a QP leaves its pending receives and sends without a completion")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+
+                    @Override
+                    public NtStatus close(NdkCall call, NdkObject object, CloseCompletion completion, Object ctx, CloseCall inner) {
+                        if (!(object instanceof ForwardingMr mr) || mr.state(AtomicInteger::new).get() <= 0) {
+                            return inner.invoke(completion, ctx);
+                        }
+                        NtStatus r = inner.invoke(x -> { }, ctx);
+                        EARLY.execute(() -> completion.complete(ctx));
+                        return ok(r) ? NtStatus.STATUS_PENDING : r;
+                    }
+                }), Map.of("completion", "pending")));
+        out.add(wrapped("fault:CL-5/close-leaves-requests", "closing a QP leaves its pending receives and sends without a completion",
+                () -> new Hooks() {
                     final Set<Object> orphans = ConcurrentHashMap.newKeySet();
 
                     @Override
-                    NdkQp qp(NdkQp inner, SectionWrap.Pd pd, NdkCq rq, NdkCq iq) {
-                        Set<Object> mine = ConcurrentHashMap.newKeySet();
-                        return new SectionWrap.Qp(this, inner, pd) {
-                            @Override
-                            public NtStatus receive(Object ctx, NdkSge[] sgl) {
-                                mine.add(ctx);
-                                return inner.receive(ctx, sgl);
-                            }
-
-                            @Override
-                            public NtStatus send(Object ctx, NdkSge[] sgl, int flags) {
-                                mine.add(ctx);
-                                return inner.send(ctx, sgl, flags);
-                            }
-
-                            @Override
-                            public NtStatus close(CloseCompletion completion, Object ctx) {
-                                orphans.addAll(mine);
-                                return inner.close(completion, ctx);
-                            }
-                        };
+                    public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+                        if (w.call() == NdkCall.RECEIVE || w.call() == NdkCall.SEND) {
+                            qp.<Set<Object>>state(ConcurrentHashMap::newKeySet).add(w.context());
+                        }
+                        return inner.apply(w);
                     }
 
                     @Override
-                    NdkCq cq(NdkCq inner) {
-                        return new FilteringCq(this, inner, e -> !(orphans.contains(e.requestContext()) && NtStatus.STATUS_CANCELLED.equals(e.status())));
+                    public NtStatus close(NdkCall call, NdkObject object, CloseCompletion completion, Object ctx, CloseCall inner) {
+                        if (object instanceof ForwardingQp qp) {
+                            orphans.addAll(qp.<Set<Object>>state(ConcurrentHashMap::newKeySet));
+                        }
+                        return inner.invoke(completion, ctx);
                     }
-                })).build());
-        out.add(fault("fault:CL-6/success-with-children", "closing a PD with live MRs or QPs returns STATUS_SUCCESS at once")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
+
                     @Override
-                    NdkPd pd(NdkPd inner) {
-                        return new SectionWrap.Pd(this, inner) {
-                            @Override
-                            public NtStatus close(CloseCompletion completion, Object ctx) {
-                                NtStatus r = inner.close(x -> { }, ctx);
-                                return r.isPending() ? NtStatus.STATUS_SUCCESS : r;
-                            }
-                        };
+                    public int results(ForwardingCq cq, NdkResultEx[] results, ToIntFunction<NdkResultEx[]> inner) {
+                        return Hooks.mapResults(results, inner,
+                                e -> orphans.contains(e.requestContext()) && NtStatus.STATUS_CANCELLED.equals(e.status()) ? null : e);
                     }
-                })).build());
+                }));
+        out.add(wrapped("fault:CL-6/success-with-children", "closing a PD with live MRs or QPs returns STATUS_SUCCESS at once",
+                () -> new Hooks() {
+                    @Override
+                    public NtStatus close(NdkCall call, NdkObject object, CloseCompletion completion, Object ctx, CloseCall inner) {
+                        if (call != NdkCall.CLOSE_PD) {
+                            return inner.invoke(completion, ctx);
+                        }
+                        NtStatus r = inner.invoke(x -> { }, ctx);
+                        return r.isPending() ? NtStatus.STATUS_SUCCESS : r;
+                    }
+                }));
     }
 
     // ------------------------------------------------------------------ NDK_ADAPTER_INFO
 
     private static void adapterInfo(List<NdkProvider> out) {
-        out.add(fault("fault:AI-1/frmr-8", "NDK_ADAPTER_INFO reports FRMRPageCount 8")
-                .decorateAdapters(SectionWrap.decorator(() -> new SectionWrap.Hooks() {
-                    @Override
-                    NdkAdapter adapter(NdkAdapter inner) {
-                        return new SectionWrap.Adapter(this, inner) {
-                            @Override
-                            public NdkAdapterInfo queryAdapterInfo() {
-                                NdkAdapterInfo i = inner.queryAdapterInfo();
-                                return new NdkAdapterInfo(i.version(), i.adapterFlags(), 8, i.maxRegistrationSize(), i.maxWindowSize(),
-                                        i.maxInitiatorRequestSge(), i.maxReceiveRequestSge(), i.maxReadRequestSge(), i.maxTransferLength(),
-                                        i.maxInlineDataSize(), i.maxInboundReadLimit(), i.maxOutboundReadLimit(), i.maxReceiveQueueDepth(),
-                                        i.maxInitiatorQueueDepth(), i.maxCqDepth());
-                            }
-                        };
-                    }
-                })).build());
+        out.add(wrapped("fault:AI-1/frmr-8", "NDK_ADAPTER_INFO reports FRMRPageCount 8", () -> new Hooks() {
+            @Override
+            public NdkAdapterInfo adapterInfo(NdkAdapterInfo i) {
+                return new NdkAdapterInfo(i.version(), i.adapterFlags(), 8, i.maxRegistrationSize(), i.maxWindowSize(),
+                        i.maxInitiatorRequestSge(), i.maxReceiveRequestSge(), i.maxReadRequestSge(), i.maxTransferLength(),
+                        i.maxInlineDataSize(), i.maxInboundReadLimit(), i.maxOutboundReadLimit(), i.maxReceiveQueueDepth(),
+                        i.maxInitiatorQueueDepth(), i.maxCqDepth());
+            }
+        }));
     }
 }

@@ -8,10 +8,12 @@ import org.ndktck.reference.RegionView;
 import org.ndktck.reference.RegisterMrRequest;
 import org.ndktck.reference.RuleCheck;
 import org.ndktck.reference.StandardChecks;
+import org.ndktck.spec.CloseCompletion;
 import org.ndktck.spec.CreateCompletion;
 import org.ndktck.spec.CreateResult;
 import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkMr;
+import org.ndktck.spec.NdkObject;
 import org.ndktck.spec.NdkObjectHeader;
 import org.ndktck.spec.NdkObjectType;
 import org.ndktck.spec.NdkOperationType;
@@ -29,7 +31,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 
 import static org.ndktck.spec.NtStatus.STATUS_INVALID_PARAMETER;
 import static org.ndktck.spec.NtStatus.STATUS_SUCCESS;
@@ -41,7 +48,9 @@ import static org.ndktck.spec.NtStatus.STATUS_SUCCESS;
  *
  * <p>Validation and data-path faults replace a piece of the reference model
  * ({@link ReferenceProvider.Builder#replace}); completion, callback, object and CQ faults wrap the
- * reference's SPI objects ({@link Wrapped}, {@link Misbehaviour}).
+ * reference's SPI objects ({@link Hooks}). Four names are aliases of a fault of {@link Misbehaviours} (their
+ * descriptions say so): {@code fault:GEN-CB-1/never}, {@code fault:GEN-CB-2}, {@code fault:GEN-CB-4},
+ * {@code fault:OBJ-1}.
  */
 public final class SeedPageFaults implements NdkProviderSource {
 
@@ -53,15 +62,16 @@ public final class SeedPageFaults implements NdkProviderSource {
         // ------------------------------------------------------------ general asynchronous rules
         out.add(wrapped("fault:GEN-CB-1", "NdkRegisterMr returns STATUS_PENDING and calls its completion twice",
                 () -> new PendingRegister(2, false)));
-        out.add(wrapped("fault:GEN-CB-1/never", "NdkRegisterMr returns STATUS_PENDING and never calls its completion",
-                () -> new PendingRegister(0, false)));
+        out.add(wrapped("fault:GEN-CB-1/never", "alias of fault:GEN-CB-1/pending-never-completes: NdkRegisterMr returns "
+                + "STATUS_PENDING and never calls its completion", Misbehaviours.PendingNeverCompletes::new));
         out.add(wrapped("fault:GEN-CB-1/foreign-context", "NdkRegisterMr pends and completes with a context of its own",
                 () -> new PendingRegister(1, true)));
-        out.add(wrapped("fault:GEN-CB-2", "NdkRegisterMr and NdkDeregisterMr call the completion after an inline return",
-                CompletionAfterInline::new));
+        out.add(wrapped("fault:GEN-CB-2", "alias of fault:GEN-CB-2/after-inline-return: MR requests return their final status "
+                + "inline and then call the completion anyway", Misbehaviours.AfterInlineReturn::new));
         out.add(wrapped("fault:GEN-CB-3", "NdkCreateMr returns STATUS_PENDING with the MR already in the out parameter",
                 PendingCreateWritesOut::new));
-        out.add(wrapped("fault:GEN-CB-4", "NdkCreateMr returns STATUS_SUCCESS with no MR", SuccessWithoutObject::new));
+        out.add(wrapped("fault:GEN-CB-4", "alias of fault:GEN-CB-4/success-without-object: NdkCreateMr returns STATUS_SUCCESS "
+                + "with no MR", Misbehaviours.SuccessWithoutObject::new));
         out.add(wrapped("fault:GEN-CB-4/callback-after-success", "NdkCreateMr returns the MR inline and also calls the completion",
                 CreateCallbackAfterSuccess::new));
         out.add(withDefaults(wrapped("fault:GEN-CB-5", "a create that fails with STATUS_INSUFFICIENT_RESOURCES leaks, so the adapter "
@@ -73,26 +83,31 @@ public final class SeedPageFaults implements NdkProviderSource {
                 DeadlockOnCloseFromCompletion::new));
         out.add(wrapped("fault:GEN-TIME-1", "NdkDeregisterMr never returns", DeregisterBlocks::new));
         out.add(wrapped("fault:GEN-EXC-1", "NdkRegisterMr throws ArithmeticException for a Length above 2^31 - 1 (Math.toIntExact)",
-                ThrowsOnBigLength::new));
+                () -> new Hooks() {
+                    @Override
+                    public NtStatus request(NdkCall call, NdkObject target, RequestCompletion c, Object ctx, RequestCall inner) {
+                        if (call == NdkCall.REGISTER_MR) {
+                            Math.toIntExact(((ForwardingMr) target).length());
+                        }
+                        return inner.invoke(c, ctx);
+                    }
+                }));
         out.add(wrapped("fault:GEN-EXC-1/completion-path", "the completion path of NdkRegisterMr throws after calling the completion",
                 ThrowAfterCompletion::new));
         // ------------------------------------------------------------ NDK_MR object, NdkCreateMr
-        out.add(wrapped("fault:OBJ-1", "an MR's header says NdkObjectTypePd", () -> new Misbehaviour() {
+        out.add(wrapped("fault:OBJ-1", "alias of fault:OBJ-1/wrong-object-type: an MR's header says NdkObjectTypePd",
+                Misbehaviours.WrongObjectType::new));
+        out.add(wrapped("fault:OBJ-2", "an MR's header version is 2.0 on an NDKPI 1.2 adapter", () -> new Hooks() {
             @Override
-            public NdkObjectHeader mrHeader(Wrapped.Mr mr) {
-                return new NdkObjectHeader(mr.delegate().header().version(), NdkObjectType.PD);
+            public NdkObjectHeader header(NdkObject object, NdkObjectHeader header) {
+                return object instanceof ForwardingMr ? new NdkObjectHeader(new NdkVersion(2, 0), header.objectType()) : header;
             }
         }));
-        out.add(wrapped("fault:OBJ-2", "an MR's header version is 2.0 on an NDKPI 1.2 adapter", () -> new Misbehaviour() {
+        out.add(wrapped("fault:MR-CREATE-2", "NdkCreateMr(FastRegister=TRUE) fails with STATUS_NOT_SUPPORTED", () -> new Hooks() {
             @Override
-            public NdkObjectHeader mrHeader(Wrapped.Mr mr) {
-                return new NdkObjectHeader(new NdkVersion(2, 0), mr.delegate().header().objectType());
-            }
-        }));
-        out.add(wrapped("fault:MR-CREATE-2", "NdkCreateMr(FastRegister=TRUE) fails with STATUS_NOT_SUPPORTED", () -> new Misbehaviour() {
-            @Override
-            public CreateResult<NdkMr> createMr(Wrapped.Pd pd, boolean fastRegister, CreateCompletion<NdkMr> c, Object ctx) {
-                return fastRegister ? CreateResult.failed(STATUS_NOT_SUPPORTED) : pd.createMrPlain(false, c, ctx);
+            public CreateResult<NdkMr> createMr(ForwardingPd pd, boolean fastRegister, CreateCompletion<NdkMr> c, Object ctx,
+                                                CreateCall<NdkMr> inner) {
+                return fastRegister ? CreateResult.failed(STATUS_NOT_SUPPORTED) : inner.invoke(c, ctx);
             }
         }));
         // ------------------------------------------------------------ NdkRegisterMr
@@ -155,18 +170,12 @@ public final class SeedPageFaults implements NdkProviderSource {
                 .replace(Pieces.MR_FR_6, RuleCheck.<FastRegisterRequest>pass()).build());
         out.add(piece("fault:MR-FR-7", "NdkFastRegister works on a QP that was never connected")
                 .replace(Pieces.MR_FR_7, RuleCheck.<FastRegisterRequest>pass()).build());
-        out.add(wrapped("fault:MR-FR-8", "the CQ entry of a fast registration says NdkOperationTypeWrite", () -> new Misbehaviour() {
+        out.add(wrapped("fault:MR-FR-8", "the CQ entry of a fast registration says NdkOperationTypeWrite", () -> new Hooks() {
             @Override
-            public int getCqResultsEx(org.ndktck.spec.NdkCq cq, NdkResultEx[] results) {
-                int n = cq.getCqResultsEx(results);
-                for (int i = 0; i < n; i++) {
-                    NdkResultEx e = results[i];
-                    if (e != null && e.type() == NdkOperationType.FAST_REGISTER) {
-                        results[i] = new NdkResultEx(e.status(), e.bytesTransferred(), e.qpContext(), e.requestContext(),
-                                NdkOperationType.WRITE, e.typeSpecificCompletionOutput());
-                    }
-                }
-                return n;
+            public int results(ForwardingCq cq, NdkResultEx[] results, ToIntFunction<NdkResultEx[]> inner) {
+                return Hooks.mapResults(results, inner, e -> e != null && e.type() == NdkOperationType.FAST_REGISTER
+                        ? new NdkResultEx(e.status(), e.bytesTransferred(), e.qpContext(), e.requestContext(), NdkOperationType.WRITE,
+                        e.typeSpecificCompletionOutput()) : e);
             }
         }));
         out.add(wrapped("fault:MR-FR-9", "after NdkFastRegister, NdkGetRemoteTokenFromMr still gives the token read before it",
@@ -219,9 +228,8 @@ public final class SeedPageFaults implements NdkProviderSource {
         return FaultDefaults.withDefaults(provider, defaults);
     }
 
-    private static NdkProvider wrapped(String name, String description, Supplier<Misbehaviour> misbehaviour) {
-        return ReferenceProvider.builder().name(name).description(description)
-                .decorateAdapters(a -> Wrapped.adapter(a, misbehaviour.get())).build();
+    private static NdkProvider wrapped(String name, String description, Supplier<? extends Hooks> hooks) {
+        return Variants.wrapped(name, description, hooks);
     }
 
     /** {@code bounds} granting whole pages: [page start of base, page end of base + Length). */
@@ -254,7 +262,7 @@ public final class SeedPageFaults implements NdkProviderSource {
     // ------------------------------------------------------------------ misbehaviours
 
     /** NdkRegisterMr returns STATUS_PENDING and calls the completion {@code times} times (optionally with a foreign context). */
-    static final class PendingRegister extends Misbehaviour {
+    static final class PendingRegister implements Hooks {
         private final int times;
         private final boolean foreignContext;
 
@@ -264,10 +272,13 @@ public final class SeedPageFaults implements NdkProviderSource {
         }
 
         @Override
-        public NtStatus register(Wrapped.Mr mr, Mdl mdl, long length, int flags, RequestCompletion completion, Object context) {
+        public NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
+            if (call != NdkCall.REGISTER_MR) {
+                return inner.invoke(completion, context);
+            }
             NtStatus[] result = new NtStatus[1];
             CountDownLatch done = new CountDownLatch(1);
-            NtStatus r = mr.delegate().register(mdl, length, flags, (ctx, st) -> {
+            NtStatus r = inner.invoke((ctx, st) -> {
                 result[0] = st;
                 done.countDown();
             }, context);
@@ -289,32 +300,12 @@ public final class SeedPageFaults implements NdkProviderSource {
         }
     }
 
-    /** After an inline return of NdkRegisterMr or NdkDeregisterMr, the completion is called anyway. */
-    static final class CompletionAfterInline extends Misbehaviour {
-        @Override
-        public NtStatus register(Wrapped.Mr mr, Mdl mdl, long length, int flags, RequestCompletion completion, Object context) {
-            NtStatus r = mr.delegate().register(mdl, length, flags, completion, context);
-            if (!r.isPending()) {
-                later("callback-after-inline", () -> completion.complete(context, r));
-            }
-            return r;
-        }
-
-        @Override
-        public NtStatus deregister(Wrapped.Mr mr, RequestCompletion completion, Object context) {
-            NtStatus r = mr.delegate().deregister(completion, context);
-            if (!r.isPending()) {
-                later("callback-after-inline", () -> completion.complete(context, r));
-            }
-            return r;
-        }
-    }
-
     /** NdkCreateMr: STATUS_PENDING with the MR already written to the out parameter, then the completion. */
-    static final class PendingCreateWritesOut extends Misbehaviour {
+    static final class PendingCreateWritesOut implements Hooks {
         @Override
-        public CreateResult<NdkMr> createMr(Wrapped.Pd pd, boolean fastRegister, CreateCompletion<NdkMr> c, Object ctx) {
-            CreateResult<NdkMr> r = pd.createMrPlain(fastRegister, c, ctx);
+        public CreateResult<NdkMr> createMr(ForwardingPd pd, boolean fastRegister, CreateCompletion<NdkMr> c, Object ctx,
+                                            CreateCall<NdkMr> inner) {
+            CreateResult<NdkMr> r = inner.invoke(c, ctx);
             if (r.status().isPending() || r.object() == null) {
                 return r;
             }
@@ -324,20 +315,12 @@ public final class SeedPageFaults implements NdkProviderSource {
         }
     }
 
-    /** NdkCreateMr: STATUS_SUCCESS and no object. */
-    static final class SuccessWithoutObject extends Misbehaviour {
-        @Override
-        public CreateResult<NdkMr> createMr(Wrapped.Pd pd, boolean fastRegister, CreateCompletion<NdkMr> c, Object ctx) {
-            CreateResult<NdkMr> r = pd.createMrPlain(fastRegister, c, ctx);
-            return STATUS_SUCCESS.equals(r.status()) ? new CreateResult<>(STATUS_SUCCESS, null) : r;
-        }
-    }
-
     /** NdkCreateMr: the MR inline, and the completion too. */
-    static final class CreateCallbackAfterSuccess extends Misbehaviour {
+    static final class CreateCallbackAfterSuccess implements Hooks {
         @Override
-        public CreateResult<NdkMr> createMr(Wrapped.Pd pd, boolean fastRegister, CreateCompletion<NdkMr> c, Object ctx) {
-            CreateResult<NdkMr> r = pd.createMrPlain(fastRegister, c, ctx);
+        public CreateResult<NdkMr> createMr(ForwardingPd pd, boolean fastRegister, CreateCompletion<NdkMr> c, Object ctx,
+                                            CreateCall<NdkMr> inner) {
+            CreateResult<NdkMr> r = inner.invoke(c, ctx);
             if (STATUS_SUCCESS.equals(r.status())) {
                 NdkMr mr = r.object();
                 later("create-callback-after-success", () -> c.complete(ctx, STATUS_SUCCESS, mr));
@@ -347,15 +330,16 @@ public final class SeedPageFaults implements NdkProviderSource {
     }
 
     /** Once an MR create failed with STATUS_INSUFFICIENT_RESOURCES, every later one does too (the failure leaked its slot). */
-    static final class LeakOnInsufficientResources extends Misbehaviour {
+    static final class LeakOnInsufficientResources implements Hooks {
         private volatile boolean exhausted;
 
         @Override
-        public CreateResult<NdkMr> createMr(Wrapped.Pd pd, boolean fastRegister, CreateCompletion<NdkMr> c, Object ctx) {
+        public CreateResult<NdkMr> createMr(ForwardingPd pd, boolean fastRegister, CreateCompletion<NdkMr> c, Object ctx,
+                                            CreateCall<NdkMr> inner) {
             if (exhausted) {
                 return CreateResult.failed(NtStatus.STATUS_INSUFFICIENT_RESOURCES);
             }
-            CreateResult<NdkMr> r = pd.createMrPlain(fastRegister, (x, st, mr) -> {
+            CreateResult<NdkMr> r = inner.invoke((x, st, mr) -> {
                 if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(st)) {
                     exhausted = true;
                 }
@@ -372,39 +356,32 @@ public final class SeedPageFaults implements NdkProviderSource {
      * NdkInitializeFastRegisterMr and NdkRegisterMr pend; after the completion returns, the provider's thread
      * touches the MR (its bookkeeping epilogue): a closed MR makes it throw, as a use after free would crash.
      */
-    static final class UseAfterCompletion extends Misbehaviour {
-        private static NtStatus pendThenTouch(Wrapped.Mr mr, NtStatus r, RequestCompletion completion, Object context) {
-            if (r.isPending()) {
+    static final class UseAfterCompletion implements Hooks {
+        @Override
+        public NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
+            NtStatus r = inner.invoke(completion, context);
+            if ((call != NdkCall.REGISTER_MR && call != NdkCall.INITIALIZE_FAST_REGISTER_MR) || r.isPending()) {
                 return r;
             }
+            ForwardingMr mr = (ForwardingMr) target;
             later("use-after-completion", () -> {
                 completion.complete(context, r);
-                if (mr.closed) {
+                if (mr.closed()) {
                     throw new IllegalStateException("the provider used MR " + mr + " after its completion, but the consumer had closed it");
                 }
             });
             return NtStatus.STATUS_PENDING;
         }
-
-        @Override
-        public NtStatus initializeFastRegister(Wrapped.Mr mr, int n, boolean remote, RequestCompletion completion, Object context) {
-            return pendThenTouch(mr, mr.delegate().initializeFastRegister(n, remote, completion, context), completion, context);
-        }
-
-        @Override
-        public NtStatus register(Wrapped.Mr mr, Mdl mdl, long length, int flags, RequestCompletion completion, Object context) {
-            return pendThenTouch(mr, mr.delegate().register(mdl, length, flags, completion, context), completion, context);
-        }
     }
 
     /** The completion of NdkInitializeFastRegisterMr is called with a lock held that NdkCloseMr also takes (not reentrant). */
-    static final class DeadlockOnCloseFromCompletion extends Misbehaviour {
+    static final class DeadlockOnCloseFromCompletion implements Hooks {
         private final Semaphore lock = new Semaphore(1);
 
         @Override
-        public NtStatus initializeFastRegister(Wrapped.Mr mr, int n, boolean remote, RequestCompletion completion, Object context) {
-            NtStatus r = mr.delegate().initializeFastRegister(n, remote, completion, context);
-            if (r.isPending()) {
+        public NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
+            NtStatus r = inner.invoke(completion, context);
+            if (call != NdkCall.INITIALIZE_FAST_REGISTER_MR || r.isPending()) {
                 return r;
             }
             later("deadlock", () -> {
@@ -419,10 +396,13 @@ public final class SeedPageFaults implements NdkProviderSource {
         }
 
         @Override
-        public NtStatus closeMr(Wrapped.Mr mr, org.ndktck.spec.CloseCompletion completion, Object context) {
+        public NtStatus close(NdkCall call, NdkObject object, CloseCompletion completion, Object context, CloseCall inner) {
+            if (call != NdkCall.CLOSE_MR) {
+                return inner.invoke(completion, context);
+            }
             lock.acquireUninterruptibly();
             try {
-                return mr.delegate().close(completion, context);
+                return inner.invoke(completion, context);
             } finally {
                 lock.release();
             }
@@ -430,36 +410,28 @@ public final class SeedPageFaults implements NdkProviderSource {
     }
 
     /** NdkDeregisterMr never returns (it waits for an event that never comes, ignoring interrupts). */
-    static final class DeregisterBlocks extends Misbehaviour {
+    static final class DeregisterBlocks implements Hooks {
         private final CountDownLatch never = new CountDownLatch(1);
 
         @Override
-        public NtStatus deregister(Wrapped.Mr mr, RequestCompletion completion, Object context) {
-            while (true) {
+        public NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
+            while (call == NdkCall.DEREGISTER_MR) {
                 try {
                     never.await();
                 } catch (InterruptedException e) {
                     // a kernel wait that ignores alerts
                 }
             }
-        }
-    }
-
-    /** NdkRegisterMr converts Length to an int with Math.toIntExact. */
-    static final class ThrowsOnBigLength extends Misbehaviour {
-        @Override
-        public NtStatus register(Wrapped.Mr mr, Mdl mdl, long length, int flags, RequestCompletion completion, Object context) {
-            Math.toIntExact(length);
-            return mr.delegate().register(mdl, length, flags, completion, context);
+            return inner.invoke(completion, context);
         }
     }
 
     /** NdkRegisterMr pends; its completion path throws after calling the completion. */
-    static final class ThrowAfterCompletion extends Misbehaviour {
+    static final class ThrowAfterCompletion implements Hooks {
         @Override
-        public NtStatus register(Wrapped.Mr mr, Mdl mdl, long length, int flags, RequestCompletion completion, Object context) {
-            NtStatus r = mr.delegate().register(mdl, length, flags, completion, context);
-            if (r.isPending()) {
+        public NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
+            NtStatus r = inner.invoke(completion, context);
+            if (call != NdkCall.REGISTER_MR || r.isPending()) {
                 return r;
             }
             later("throw-after-completion", () -> {
@@ -471,70 +443,86 @@ public final class SeedPageFaults implements NdkProviderSource {
     }
 
     /** Fast-register MRs keep answering NdkGetRemoteTokenFromMr with the first token they gave. */
-    static final class StaleRemoteToken extends Misbehaviour {
-        @Override
-        public int remoteToken(Wrapped.Mr mr) {
-            if (!mr.fastRegister()) {
-                return mr.delegate().getRemoteToken();
-            }
-            Object s = mr.state;
-            if (s instanceof Integer t) {
-                return t;
-            }
-            int t = mr.delegate().getRemoteToken();
-            mr.state = t;
-            return t;
+    static final class StaleRemoteToken implements Hooks {
+        private static AtomicReference<Integer> first(ForwardingMr mr) {
+            return mr.state(AtomicReference::new);
         }
 
         @Override
-        public NtStatus initializeFastRegister(Wrapped.Mr mr, int n, boolean remote, RequestCompletion completion, Object context) {
-            NtStatus r = mr.delegate().initializeFastRegister(n, remote, (ctx, st) -> {
-                if (STATUS_SUCCESS.equals(st)) {
-                    mr.state = mr.delegate().getRemoteToken();
-                }
-                completion.complete(ctx, st);
-            }, context);
-            if (STATUS_SUCCESS.equals(r)) {
-                mr.state = mr.delegate().getRemoteToken();
+        public int token(NdkCall call, ForwardingMr mr, int token) {
+            if (call != NdkCall.GET_REMOTE_TOKEN || !mr.fastRegister()) {
+                return token;
             }
-            return r;
+            first(mr).compareAndSet(null, token);
+            return first(mr).get();
+        }
+
+        @Override
+        public NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
+            if (call != NdkCall.INITIALIZE_FAST_REGISTER_MR) {
+                return inner.invoke(completion, context);
+            }
+            ForwardingMr mr = (ForwardingMr) target;
+            return Hooks.mapStatus(inner, completion, context, st -> {
+                if (STATUS_SUCCESS.equals(st)) {
+                    first(mr).set(mr.inner().getRemoteToken());
+                }
+                return st;
+            });
         }
     }
 
     /** A remote address below the region's Length is also taken as an offset from its base (zero-based addressing). */
-    static final class ZeroBased extends Misbehaviour {
+    static final class ZeroBased implements Hooks {
         private final boolean fastRegistrations;
+        private final Set<ForwardingMr> mrs = ConcurrentHashMap.newKeySet();
 
         ZeroBased(boolean fastRegistrations) {
             this.fastRegistrations = fastRegistrations;
         }
 
-        private long translate(Wrapped.Qp qp, long address, int token) {
-            for (Wrapped.Mr mr : qp.adapter().mrs()) {
-                if (mr.closed || mr.length == 0 || mr.base == 0 || mr.fastRegister() != fastRegistrations) {
+        private NdkMr keep(NdkMr mr) {
+            if (mr instanceof ForwardingMr m && m.fastRegister() == fastRegistrations) {
+                mrs.add(m);
+            }
+            return mr;
+        }
+
+        @Override
+        public CreateResult<NdkMr> createMr(ForwardingPd pd, boolean fastRegister, CreateCompletion<NdkMr> c, Object ctx,
+                                            CreateCall<NdkMr> inner) {
+            CreateResult<NdkMr> r = inner.invoke(c == null ? null : (x, st, mr) -> c.complete(x, st, keep(mr)), ctx);
+            keep(r == null ? null : r.object());
+            return r;
+        }
+
+        @Override
+        public NtStatus close(NdkCall call, NdkObject object, CloseCompletion completion, Object context, CloseCall inner) {
+            mrs.remove(object);
+            return inner.invoke(completion, context);
+        }
+
+        private long translate(long address, int token) {
+            for (ForwardingMr mr : mrs) {
+                if (mr.closed() || mr.length() == 0 || mr.base() == 0) {
                     continue;
                 }
                 int t;
                 try {
-                    t = mr.delegate().getRemoteToken();
+                    t = mr.inner().getRemoteToken();
                 } catch (RuntimeException e) {
                     continue;
                 }
-                if (t == token && Long.compareUnsigned(address, mr.length) < 0 && Long.compareUnsigned(address - mr.base, mr.length) >= 0) {
-                    return mr.base + address;
+                if (t == token && Long.compareUnsigned(address, mr.length()) < 0 && Long.compareUnsigned(address - mr.base(), mr.length()) >= 0) {
+                    return mr.base() + address;
                 }
             }
             return address;
         }
 
         @Override
-        public NtStatus read(Wrapped.Qp qp, Object context, NdkSge[] sgl, long remoteAddress, int remoteToken, int flags) {
-            return qp.delegate().read(context, sgl, translate(qp, remoteAddress, remoteToken), remoteToken, flags);
-        }
-
-        @Override
-        public NtStatus write(Wrapped.Qp qp, Object context, NdkSge[] sgl, long remoteAddress, int remoteToken, int flags) {
-            return qp.delegate().write(context, sgl, translate(qp, remoteAddress, remoteToken), remoteToken, flags);
+        public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+            return inner.apply(w.isReadOrWrite() ? w.withRemoteAddress(translate(w.remoteAddress(), w.remoteToken())) : w);
         }
     }
 }

@@ -10,6 +10,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.ndktck.faults.CatalogueGaps;
 import org.ndktck.spec.NdkProvider;
 import org.ndktck.tck.RunLedger;
+import org.ndktck.tck.kit.KitRun;
 
 /**
  * The kit fails the rule in the name of every fault of {@link CatalogueGaps}, running the properties of that
@@ -27,8 +28,8 @@ class CatalogueGapsTest {
     @MethodSource("faults")
     void theKitFailsTheRuleInTheFaultsName(String fault) {
         String rule = MisbehavingProvidersTest.ruleOf(fault);
-        assumeTrue(FaultRun.propertiesOf(rule) > 0, "not testable yet: the kit has no property for " + rule);
-        FaultRun.Result r = FaultRun.against(fault).rules(rule).tries(TRIES).run();
+        assumeTrue(KitRun.propertiesOf(rule) > 0, "not testable yet: the kit has no property for " + rule);
+        KitRun.Result r = KitRun.against(fault, KitRun.Preset.FAULTS).rules(rule).tries(TRIES).run();
         assertThat(r.failedRules()).as(r.describe()).contains(rule);
         RunLedger.PropertyRecord first = r.firstFailureOf(rule);
         assertThat(first).isNotNull();

@@ -8,6 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.ndktck.faults.LegalBehaviours;
 import org.ndktck.spec.NdkProvider;
+import org.ndktck.tck.kit.KitRun;
 
 /**
  * The kit gives no FAIL to providers that behave in legal but unusual ways ({@link LegalBehaviours}): early
@@ -24,7 +25,7 @@ class LegalProvidersTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("legal")
     void theKitGivesNoFail(String provider) {
-        FaultRun.Result r = FaultRun.against(provider).tries(TRIES).run();
+        KitRun.Result r = KitRun.against(provider, KitRun.Preset.FAULTS).tries(TRIES).run();
         assertThat(r.properties()).as("properties ran").isNotEmpty().hasSize((int) r.planned());
         assertThat(r.failedRules()).as(r.describe()).isEmpty();
     }
@@ -32,7 +33,7 @@ class LegalProvidersTest {
     @ParameterizedTest(name = "{0}, completion=pending")
     @MethodSource("legal")
     void theKitGivesNoFailOverAPendingReference(String provider) {
-        FaultRun.Result r = FaultRun.against(provider).set("completion", "pending").tries(3).run();
+        KitRun.Result r = KitRun.against(provider, KitRun.Preset.FAULTS).set("completion", "pending").tries(3).run();
         assertThat(r.failedRules()).as(r.describe()).isEmpty();
     }
 }

@@ -15,6 +15,7 @@ import org.ndktck.spec.NdkProvider;
 import org.ndktck.tck.RunLedger;
 import org.ndktck.tck.harness.Bounds;
 import org.ndktck.tck.harness.NdkSession;
+import org.ndktck.tck.kit.KitRun;
 
 /**
  * The kit classifies the misbehaving providers of issue 8 ({@link Misbehaviours}): each run ends with the rule
@@ -69,11 +70,11 @@ class MisbehavingProvidersTest {
     @MethodSource("faults")
     void theKitFailsTheRuleInTheFaultsName(String fault, List<String> witnesses) {
         String rule = ruleOf(fault);
-        boolean ownProperty = FaultRun.propertiesOf(rule) > 0;
+        boolean ownProperty = KitRun.propertiesOf(rule) > 0;
         assumeTrue(ownProperty || (NdkSession.rulesCheckedInPassing().contains(rule) && !witnesses.isEmpty()),
                 "not testable yet: the kit has no property for " + rule + " and the harness does not check it in passing");
 
-        FaultRun.Result r = FaultRun.against(fault).rules(rule).witnesses(witnesses.toArray(String[]::new))
+        KitRun.Result r = KitRun.against(fault, KitRun.Preset.FAULTS).rules(rule).witnesses(witnesses.toArray(String[]::new))
                 .tries(TRIES).timeoutFactor(FACTOR).run();
         String account = r.describe();
 
@@ -84,7 +85,7 @@ class MisbehavingProvidersTest {
                 + "plus 1 s)\n%s", rule, bound, FACTOR, account).isLessThanOrEqualTo(bound);
         assertThat(r.properties()).as("every selected property ran\n" + account).hasSize((int) r.planned());
 
-        FaultRun.Result after = FaultRun.against("reference").rules(rule).witnesses(witnesses.toArray(String[]::new))
+        KitRun.Result after = KitRun.against("reference", KitRun.Preset.FAULTS).rules(rule).witnesses(witnesses.toArray(String[]::new))
                 .tries(TRIES).timeoutFactor(FACTOR).run();
         assertThat(after.failedRules()).as("the reference, right after the fault, in the same JVM\n" + after.describe()).isEmpty();
         assertThat(after.properties()).hasSize((int) after.planned());

@@ -1,6 +1,7 @@
 package org.ndktck.tck.faults;
 
 import org.junit.jupiter.api.Test;
+import org.ndktck.tck.kit.KitRun;
 
 /**
  * A developer's tool, off unless {@code -Dscratch.provider} is given: runs the kit against one or more providers
@@ -16,12 +17,12 @@ class ScratchFaultsTest {
     void run() {
         String rules = System.getProperty("scratch.rules", "");
         for (String provider : System.getProperty("scratch.provider", "reference").split(",")) {
-            FaultRun r = FaultRun.against(provider).tries(Integer.parseInt(System.getProperty("scratch.tries", "10")))
+            KitRun r = KitRun.against(provider, KitRun.Preset.FAULTS).tries(Integer.parseInt(System.getProperty("scratch.tries", "10")))
                     .timeoutFactor(Double.parseDouble(System.getProperty("scratch.factor", "0.2")));
             if (!rules.isEmpty()) {
                 r.rules(rules.split(","));
             }
-            FaultRun.Result res = r.run();
+            KitRun.Result res = r.run();
             System.out.println(res.describe());
             System.out.println("failed rules: " + res.failedRules());
         }

@@ -8,7 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.ndktck.faults.MutationGapFaults;
 import org.ndktck.spec.NdkProvider;
-import org.ndktck.tck.faults.FaultRun;
+import org.ndktck.tck.kit.KitRun;
 
 /**
  * The kit fails the rule in the name of every fault of {@link MutationGapFaults} (surviving PIT mutants of the
@@ -30,8 +30,8 @@ class MutationGapsTest {
     @MethodSource("faults")
     void theKitFailsTheRuleInTheFaultsName(String fault) {
         String rule = ruleOf(fault);
-        assertThat(FaultRun.propertiesOf(rule)).as("properties tagged " + rule).isPositive();
-        FaultRun.Result r = FaultRun.against(fault).rules(rule).tries(TRIES).run();
+        assertThat(KitRun.propertiesOf(rule)).as("properties tagged " + rule).isPositive();
+        KitRun.Result r = KitRun.against(fault, KitRun.Preset.FAULTS).rules(rule).tries(TRIES).run();
         assertThat(r.failedRules()).as(r.describe()).contains(rule);
         assertThat(r.firstFailureOf(rule)).isNotNull();
     }

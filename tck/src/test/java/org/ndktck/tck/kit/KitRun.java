@@ -4,12 +4,16 @@ import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.TagFilter;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TestPlan;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.ndktck.tck.RuleViolation;
 import org.ndktck.tck.RunLedger;
+import org.ndktck.tck.runner.Failures;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,114 +22,263 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPackage;
 
 /**
- * Runs kit property classes through the JUnit Platform Launcher, the way the runner and a provider's
- * own build do, and summarizes the run ledger: which rules failed (a failure thrown as a RuleViolation
- * is charged to that violation's rule; any other failure to the property's own rules).
+ * The kit's in-process test runner: runs kit properties against one provider through the JUnit Platform
+ * Launcher, the way the runner and a provider's own build do, and summarizes the {@link RunLedger}: which
+ * rules failed.
+ *
+ * <p>What runs: the classes of {@link #classes} and packages of {@link #packages}, or, when none is given,
+ * every property of {@value #KIT_PACKAGE}. {@link #tags} filters by tag; {@link #rules} filters by tag too,
+ * but a rule without a property of its own (a rule the harness checks in passing) selects the
+ * {@link #witnesses}, or every property when there are none, as {@code selftest} does.
+ *
+ * <p>How a failure is charged: with {@link Preset#KIT} to the rule of a {@link RuleViolation} thrown as the
+ * failure itself; with the other presets to every rule a RuleViolation in it names (itself, causes,
+ * suppressed; the runner's {@link Failures#violatedRules}). A failure that names no rule is charged to the
+ * property's own rules.
  */
-final class KitRun {
+public final class KitRun {
+    /** The package of the kit's properties. */
+    public static final String KIT_PACKAGE = "org.ndktck.tck.properties";
+
+    /** The defaults of a run: tries, jqwik database, shrinking, how failures are charged. */
+    public enum Preset {
+        /** Seed-page tests: 100 tries, no shrinking, a failure charged to its top-level RuleViolation only. */
+        KIT("100", "target/jqwik-kit-db", false, Map.of("jqwik.reporting.usejunitplatform", "true", "jqwik.shrinking.default", "OFF")),
+        /** Section tests: 100 tries, shrinking bounded to 2 s. */
+        SECTIONS("100", "target/jqwik-sections-db", true, Map.of("jqwik.shrinking.bounded.seconds", "2")),
+        /** Fault-catalogue tests: 20 tries, shrinking bounded to 1 s. */
+        FAULTS("20", "target/jqwik-faults-db", true, Map.of("jqwik.shrinking.bounded.seconds", "1"));
+
+        final String tries;
+        final String database;
+        final boolean chargesNestedViolations;
+        final Map<String, String> extra;
+
+        Preset(String tries, String database, boolean chargesNestedViolations, Map<String, String> extra) {
+            this.tries = tries;
+            this.database = database;
+            this.chargesNestedViolations = chargesNestedViolations;
+            this.extra = extra;
+        }
+    }
+
+    private final Preset preset;
     private final Map<String, String> params = new LinkedHashMap<>();
     private final List<DiscoverySelector> selectors = new ArrayList<>();
     private final List<String> tags = new ArrayList<>();
+    private final List<String> rules = new ArrayList<>();
+    private final List<String> witnesses = new ArrayList<>();
 
-    private KitRun(String provider) {
+    private KitRun(String provider, Preset preset) {
+        this.preset = preset;
         params.put("ndk.tck.provider", provider);
-        params.put("ndk.tck.tries", "100");
-        params.put("jqwik.database", "target/jqwik-kit-db");
+        params.put("ndk.tck.tries", preset.tries);
+        params.put("jqwik.database", preset.database);
         params.put("jqwik.reporting.onlyfailures", "true");
-        params.put("jqwik.reporting.usejunitplatform", "true");
-        params.put("jqwik.shrinking.default", "OFF");
+        params.putAll(new java.util.TreeMap<>(preset.extra));
     }
 
-    static KitRun against(String provider) {
-        return new KitRun(provider);
+    /**
+     * @param provider a provider short name or class name
+     * @return a run with the {@link Preset#KIT} defaults
+     */
+    public static KitRun against(String provider) {
+        return new KitRun(provider, Preset.KIT);
     }
 
-    KitRun set(String key, String value) {
+    /**
+     * @param provider a provider short name or class name
+     * @param preset   the run's defaults
+     * @return a run
+     */
+    public static KitRun against(String provider, Preset preset) {
+        return new KitRun(provider, preset);
+    }
+
+    /** Sets the provider setting {@code key=value} ({@code ndk.tck.set.KEY}). */
+    public KitRun set(String key, String value) {
         params.put("ndk.tck.set." + key, value);
         return this;
     }
 
-    KitRun param(String key, String value) {
+    /** Sets a configuration parameter. */
+    public KitRun param(String key, String value) {
         params.put(key, value);
         return this;
     }
 
-    KitRun tries(int tries) {
+    /** Tries per property. */
+    public KitRun tries(int tries) {
         return param("ndk.tck.tries", Integer.toString(tries));
     }
 
-    KitRun classes(Class<?>... classes) {
+    /** Multiplies every time bound of the kit. */
+    public KitRun timeoutFactor(double factor) {
+        return param("ndk.tck.timeoutFactor", Double.toString(factor));
+    }
+
+    /** Runs these property classes. */
+    public KitRun classes(Class<?>... classes) {
         for (Class<?> c : classes) {
             selectors.add(selectClass(c));
         }
         return this;
     }
 
-    KitRun tags(String... ruleIds) {
+    /** Runs the properties of these packages. */
+    public KitRun packages(String... names) {
+        for (String n : names) {
+            selectors.add(selectPackage(n));
+        }
+        return this;
+    }
+
+    /** Runs only the properties tagged with one of these rule IDs. */
+    public KitRun tags(String... ruleIds) {
         tags.addAll(List.of(ruleIds));
         return this;
     }
 
-    Result run() {
-        RunLedger.reset();
-        LauncherDiscoveryRequestBuilder b = LauncherDiscoveryRequestBuilder.request().selectors(selectors).configurationParameters(params);
-        if (!tags.isEmpty()) {
-            b.filters(TagFilter.includeTags(tags));
-        }
-        LauncherDiscoveryRequest req = b.build();
-        Launcher launcher = LauncherFactory.create();
-        long start = System.nanoTime();
-        launcher.execute(req);
-        long millis = (System.nanoTime() - start) / 1_000_000;
-        return new Result(RunLedger.properties(), RunLedger.advisories(), millis);
+    /**
+     * Selects the properties tagged with any of {@code ruleIds}; when some rule has no property of its own, the
+     * {@link #witnesses} instead, or every property when there are none.
+     */
+    public KitRun rules(String... ruleIds) {
+        rules.addAll(List.of(ruleIds));
+        return this;
     }
 
-    /** The outcome of a run. */
-    record Result(List<RunLedger.PropertyRecord> properties, List<RunLedger.Advisory> advisories, long millis) {
-        /** @return rule IDs charged with a failure */
-        Set<String> failedRules() {
+    /**
+     * Properties to run instead of every property when some rule of {@link #rules} has no property of its own
+     * (a rule the harness checks in passing): the tags of properties known to make the calls the fault
+     * disturbs.
+     */
+    public KitRun witnesses(String... ruleIds) {
+        witnesses.addAll(List.of(ruleIds));
+        return this;
+    }
+
+    private LauncherDiscoveryRequest request(List<String> withTags) {
+        LauncherDiscoveryRequestBuilder b = LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectors.isEmpty() ? List.of(selectPackage(KIT_PACKAGE)) : selectors)
+                .configurationParameters(params);
+        if (!withTags.isEmpty()) {
+            b.filters(TagFilter.includeTags(withTags));
+        }
+        return b.build();
+    }
+
+    /**
+     * @param ruleId a rule ID
+     * @return how many kit properties carry the rule's tag
+     */
+    public static long propertiesOf(String ruleId) {
+        TestPlan plan = LauncherFactory.create().discover(against("reference").request(List.of(ruleId)));
+        return plan.countTestIdentifiers(TestIdentifier::isTest);
+    }
+
+    /** @return the outcome of the run */
+    public Result run() {
+        List<String> selected = new ArrayList<>(tags);
+        boolean everything = false;
+        if (!rules.isEmpty()) {
+            List<String> own = rules.stream().filter(t -> propertiesOf(t) > 0).toList();
+            if (own.size() == rules.size()) {
+                selected.addAll(own);
+            } else if (!witnesses.isEmpty()) {
+                selected.addAll(own);
+                selected.addAll(witnesses);
+            } else {
+                everything = true;
+            }
+        }
+        List<String> filter = everything ? List.of() : List.copyOf(selected);
+        LauncherDiscoveryRequest request = request(filter);
+        Launcher launcher = LauncherFactory.create();
+        long planned = launcher.discover(request).countTestIdentifiers(TestIdentifier::isTest);
+        RunLedger.reset();
+        long start = System.nanoTime();
+        launcher.execute(request);
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        return new Result(params.get("ndk.tck.provider"), filter, planned, preset.chargesNestedViolations,
+                RunLedger.properties(), RunLedger.advisories(), millis);
+    }
+
+    /**
+     * The outcome of one run.
+     *
+     * @param provider                the provider's name
+     * @param selection               the tags selected, empty when no tag filter was applied
+     * @param planned                 how many properties the selection holds
+     * @param chargesNestedViolations whether a failure is charged to every RuleViolation in it, not only itself
+     * @param properties              the ledger's records, in execution order
+     * @param advisories              SHOULD-level findings
+     * @param millis                  wall time of the run, in milliseconds
+     */
+    public record Result(String provider, List<String> selection, long planned, boolean chargesNestedViolations,
+                         List<RunLedger.PropertyRecord> properties, List<RunLedger.Advisory> advisories, long millis) {
+
+        /** @return the rules a failed property is charged with */
+        public Set<String> chargedRules(RunLedger.PropertyRecord r) {
+            Throwable f = r.failure();
+            if (chargesNestedViolations) {
+                Set<String> named = Failures.violatedRules(f);
+                return named.isEmpty() ? new LinkedHashSet<>(r.ruleIds()) : named;
+            }
+            return f instanceof RuleViolation v ? Set.of(v.ruleId()) : new LinkedHashSet<>(r.ruleIds());
+        }
+
+        /** @return every rule charged with a failure */
+        public Set<String> failedRules() {
             Set<String> out = new TreeSet<>();
-            for (RunLedger.PropertyRecord r : properties) {
-                if (r.status().equals("FAILED")) {
-                    out.addAll(chargedRules(r));
-                }
+            for (RunLedger.PropertyRecord r : failed()) {
+                out.addAll(chargedRules(r));
             }
             return out;
         }
 
-        static Set<String> chargedRules(RunLedger.PropertyRecord r) {
-            Throwable f = r.failure();
-            if (f instanceof RuleViolation v) {
-                return Set.of(v.ruleId());
-            }
-            return new LinkedHashSet<>(r.ruleIds());
-        }
-
-        /** @return properties that failed */
-        List<RunLedger.PropertyRecord> failed() {
+        /** @return the properties that failed */
+        public List<RunLedger.PropertyRecord> failed() {
             return properties.stream().filter(r -> r.status().equals("FAILED")).toList();
         }
 
-        /** @return properties that passed */
-        List<RunLedger.PropertyRecord> passed() {
+        /** @return the properties that passed */
+        public List<RunLedger.PropertyRecord> passed() {
             return properties.stream().filter(r -> r.status().equals("SUCCESSFUL")).toList();
         }
 
-        /** @return properties that were skipped, with their reason */
-        List<RunLedger.PropertyRecord> skipped() {
+        /** @return the properties that were skipped, with their reason */
+        public List<RunLedger.PropertyRecord> skipped() {
             return properties.stream().filter(r -> r.status().equals("SKIPPED")).toList();
         }
 
-        String describe() {
-            StringBuilder b = new StringBuilder("run of " + properties.size() + " properties in " + millis + " ms\n");
+        /**
+         * @param ruleId a rule
+         * @return the first failed property charged to it, or null
+         */
+        public RunLedger.PropertyRecord firstFailureOf(String ruleId) {
+            return failed().stream().filter(r -> chargedRules(r).contains(ruleId)).findFirst().orElse(null);
+        }
+
+        /** @return a readable account: one line per property, failures with their first message lines, advisories */
+        public String describe() {
+            StringBuilder b = new StringBuilder(provider + ": " + properties.size() + " properties in " + millis + " ms"
+                    + (selection.isEmpty() ? "" : " (tags " + selection + ")") + "\n");
             for (RunLedger.PropertyRecord r : properties) {
                 b.append("  ").append(r.status()).append(' ').append(r.property()).append(' ').append(r.ruleIds())
-                        .append(" tries=").append(r.tries()).append(" checks=").append(r.checks()).append(' ').append(r.durationMillis()).append("ms");
+                        .append(" tries=").append(r.tries()).append(" checks=").append(r.checks()).append(' ')
+                        .append(r.durationMillis()).append(" ms");
                 if (!r.status().equals("SUCCESSFUL")) {
-                    b.append("\n      charged=").append(r.status().equals("FAILED") ? chargedRules(r) : "-").append(" ")
-                            .append(firstLines(r.message(), 6));
+                    b.append("\n      charged=").append(r.status().equals("FAILED") ? chargedRules(r) : "-").append(' ')
+                            .append(firstLines(r.message(), 8));
+                    if (r.failure() != null) {
+                        for (Throwable sup : r.failure().getSuppressed()) {
+                            b.append("\n      suppressed: ").append(firstLines(String.valueOf(sup.getMessage()), 3));
+                        }
+                    }
                 }
                 b.append('\n');
             }
@@ -135,13 +288,9 @@ final class KitRun {
             return b.toString();
         }
 
-        static String firstLines(String s, int n) {
+        private static String firstLines(String s, int n) {
             String[] lines = String.valueOf(s).split("\n");
-            StringBuilder b = new StringBuilder();
-            for (int i = 0; i < Math.min(n, lines.length); i++) {
-                b.append(i == 0 ? "" : "\n        ").append(lines[i]);
-            }
-            return b.toString();
+            return String.join("\n        ", Arrays.asList(lines).subList(0, Math.min(n, lines.length)));
         }
     }
 }

@@ -1,20 +1,24 @@
 package org.ndktck.tck.kit;
 
-import org.ndktck.faults.Misbehaviour;
-import org.ndktck.faults.Wrapped;
-import org.ndktck.reference.ReferenceProvider;
+import org.ndktck.faults.ForwardingPd;
+import org.ndktck.faults.ForwardingQp;
+import org.ndktck.faults.Hooks;
+import org.ndktck.faults.NdkCall;
+import org.ndktck.faults.Variants;
+import org.ndktck.faults.WorkRequest;
 import org.ndktck.spec.CreateCompletion;
 import org.ndktck.spec.CreateResult;
 import org.ndktck.spec.InvalidSettingException;
-import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkAdapterFactory;
 import org.ndktck.spec.NdkMr;
+import org.ndktck.spec.NdkObject;
 import org.ndktck.spec.NdkProvider;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.spec.RequestCompletion;
 
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -25,12 +29,12 @@ final class LegalVariants {
     private LegalVariants() {
     }
 
-    /** Base: the reference with every adapter wrapped in a misbehaviour that is in fact legal. */
+    /** Base: the reference with every adapter wrapped in hooks whose misbehaviour is in fact legal. */
     abstract static class Legal implements NdkProvider {
         private final NdkProvider delegate;
 
-        Legal(String name, Supplier<Misbehaviour> m) {
-            this.delegate = ReferenceProvider.builder().name(name).decorateAdapters(a -> Wrapped.adapter(a, m.get())).build();
+        Legal(String name, Supplier<Hooks> hooks) {
+            this.delegate = Variants.wrapped(name, name, hooks);
         }
 
         @Override
@@ -47,11 +51,11 @@ final class LegalVariants {
     /** NdkRegisterMr and NdkCreateMr return STATUS_PENDING but call the completion before they return. */
     public static final class CompletionBeforeReturn extends Legal {
         public CompletionBeforeReturn() {
-            super("legal:completion-before-return", () -> new Misbehaviour() {
+            super("legal:completion-before-return", () -> new Hooks() {
                 @Override
-                public NtStatus register(Wrapped.Mr mr, Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
-                    NtStatus r = mr.delegate().register(mdl, length, flags, c, ctx);
-                    if (r.isPending()) {
+                public NtStatus request(NdkCall call, NdkObject target, RequestCompletion c, Object ctx, RequestCall inner) {
+                    NtStatus r = inner.invoke(c, ctx);
+                    if (call != NdkCall.REGISTER_MR || r.isPending()) {
                         return r;
                     }
                     c.complete(ctx, r);
@@ -59,8 +63,9 @@ final class LegalVariants {
                 }
 
                 @Override
-                public CreateResult<NdkMr> createMr(Wrapped.Pd pd, boolean fast, CreateCompletion<NdkMr> c, Object ctx) {
-                    CreateResult<NdkMr> r = pd.createMrPlain(fast, c, ctx);
+                public CreateResult<NdkMr> createMr(ForwardingPd pd, boolean fast, CreateCompletion<NdkMr> c, Object ctx,
+                                                    CreateCall<NdkMr> inner) {
+                    CreateResult<NdkMr> r = inner.invoke(c, ctx);
                     if (r.status().isPending()) {
                         return r;
                     }
@@ -74,11 +79,11 @@ final class LegalVariants {
     /** NdkRegisterMr pends and completes 1 ms later on a thread of its own. */
     public static final class CompletionOnAForeignThread extends Legal {
         public CompletionOnAForeignThread() {
-            super("legal:completion-on-a-foreign-thread", () -> new Misbehaviour() {
+            super("legal:completion-on-a-foreign-thread", () -> new Hooks() {
                 @Override
-                public NtStatus register(Wrapped.Mr mr, Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
-                    NtStatus r = mr.delegate().register(mdl, length, flags, c, ctx);
-                    if (r.isPending()) {
+                public NtStatus request(NdkCall call, NdkObject target, RequestCompletion c, Object ctx, RequestCall inner) {
+                    NtStatus r = inner.invoke(c, ctx);
+                    if (call != NdkCall.REGISTER_MR || r.isPending()) {
                         return r;
                     }
                     Thread t = new Thread(() -> {
@@ -96,18 +101,21 @@ final class LegalVariants {
     /** Every NdkRegisterMr and NdkFastRegister takes 2 ms: slow, but well within the bound. */
     public static final class SlowWithinTheBound extends Legal {
         public SlowWithinTheBound() {
-            super("legal:slow-within-the-bound", () -> new Misbehaviour() {
+            super("legal:slow-within-the-bound", () -> new Hooks() {
                 @Override
-                public NtStatus register(Wrapped.Mr mr, Mdl mdl, long length, int flags, RequestCompletion c, Object ctx) {
-                    LockSupport.parkNanos(2_000_000);
-                    return mr.delegate().register(mdl, length, flags, c, ctx);
+                public NtStatus request(NdkCall call, NdkObject target, RequestCompletion c, Object ctx, RequestCall inner) {
+                    if (call == NdkCall.REGISTER_MR) {
+                        LockSupport.parkNanos(2_000_000);
+                    }
+                    return inner.invoke(c, ctx);
                 }
 
                 @Override
-                public NtStatus fastRegister(Wrapped.Qp qp, Object context, NdkMr mr, int n, long[] pages, int fbo, long length,
-                                             long bva, int flags) {
-                    LockSupport.parkNanos(2_000_000);
-                    return qp.delegate().fastRegister(context, mr, n, pages, fbo, length, bva, flags);
+                public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+                    if (w.call() == NdkCall.FAST_REGISTER) {
+                        LockSupport.parkNanos(2_000_000);
+                    }
+                    return inner.apply(w);
                 }
             });
         }

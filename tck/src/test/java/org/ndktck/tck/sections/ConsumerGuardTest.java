@@ -15,6 +15,7 @@ import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NdkVersion;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.spec.RequestCompletion;
+import org.ndktck.tck.kit.KitRun;
 
 import java.lang.reflect.Proxy;
 import java.util.concurrent.CountDownLatch;
@@ -160,10 +161,10 @@ class ConsumerGuardTest {
     @ParameterizedTest
     @ValueSource(strings = {"pending", "mixed"})
     void theWholeKitIsACorrectConsumer(String completion) {
-        SectionRun run = SectionRun.against(GuardedReferenceProvider.class.getName()).tries(8).set("completion", completion)
+        KitRun run = KitRun.against(GuardedReferenceProvider.class.getName(), KitRun.Preset.SECTIONS).tries(8).set("completion", completion)
                 .set("seed", "7").packages("org.ndktck.tck.properties");
         long opened = ConsumerGuard.adaptersOpened();
-        SectionRun.Result r = run.run();
+        KitRun.Result r = run.run();
         System.out.println(r.describe());
         assertThat(ConsumerGuard.adaptersOpened() - opened).as("adapters opened behind the guard").isGreaterThan(100);
         assertThat(r.properties()).as(r.describe()).hasSizeGreaterThan(40);

@@ -2,6 +2,7 @@ package org.ndktck.tck.sections;
 
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.ndktck.tck.kit.KitRun;
 import org.ndktck.tck.properties.DeregisterProperties;
 import org.ndktck.tck.properties.FastRegisterInitProperties;
 import org.ndktck.tck.properties.TokenProperties;
@@ -104,10 +105,10 @@ class SectionFaultsTest {
     @TestFactory
     Stream<DynamicTest> everySectionFaultIsCaught() {
         return cases().stream().map(k -> DynamicTest.dynamicTest(k.fault() + " fails " + k.rule(), () -> {
-            SectionRun run = SectionRun.against(k.fault()).tries(k.tries()).classes(k.properties()).tags(k.rule())
+            KitRun run = KitRun.against(k.fault(), KitRun.Preset.SECTIONS).tries(k.tries()).classes(k.properties()).tags(k.rule())
                     .param("ndk.tck.timeoutFactor", "0.2");
             k.settings().forEach(run::set);
-            SectionRun.Result r = run.run();
+            KitRun.Result r = run.run();
             assertThat(r.failedRules()).as(r.describe()).contains(k.rule());
         }));
     }

@@ -3,6 +3,7 @@ package org.ndktck.tck.sections;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.ndktck.tck.RunLedger;
+import org.ndktck.tck.kit.KitRun;
 
 import java.util.Set;
 import java.util.TreeSet;
@@ -26,11 +27,11 @@ class SectionReferenceTest {
             "ndkVersion=1.1",
             "pageSize=16384"})
     void referencePasses(String settings) {
-        SectionRun run = SectionRun.against("reference").tries(TRIES).classes(SectionProperties.all());
+        KitRun run = KitRun.against("reference", KitRun.Preset.SECTIONS).tries(TRIES).classes(SectionProperties.all());
         for (String kv : settings.split(",")) {
             run.set(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
         }
-        SectionRun.Result r = run.run();
+        KitRun.Result r = run.run();
         assertThat(r.failed()).as(r.describe()).isEmpty();
         Set<String> skipped = new TreeSet<>();
         r.skipped().forEach(p -> skipped.addAll(p.ruleIds()));

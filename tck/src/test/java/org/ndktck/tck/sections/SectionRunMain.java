@@ -1,5 +1,7 @@
 package org.ndktck.tck.sections;
 
+import org.ndktck.tck.kit.KitRun;
+
 /**
  * A developer's tool, not a test: runs section property classes and prints the run's summary (per
  * property: status, tries, time). System properties: {@code scratch.classes} (simple class names of
@@ -16,7 +18,7 @@ final class SectionRunMain {
      */
     public static void main(String[] args) {
         String classes = System.getProperty("scratch.classes", "ALL");
-        SectionRun run = SectionRun.against(System.getProperty("scratch.provider", "reference"));
+        KitRun run = KitRun.against(System.getProperty("scratch.provider", "reference"), KitRun.Preset.SECTIONS);
         int tries = Integer.getInteger("scratch.tries", 100);
         if (tries > 0) {
             run.tries(tries);
