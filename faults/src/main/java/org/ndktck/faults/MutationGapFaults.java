@@ -14,6 +14,7 @@ import org.ndktck.reference.MrAccessFlags;
 import org.ndktck.reference.Pieces;
 import org.ndktck.reference.ReferenceProvider;
 import org.ndktck.reference.RegisterMrRequest;
+import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkProvider;
@@ -38,6 +39,17 @@ import org.ndktck.spec.NtStatus;
  *       flags.</li>
  *   <li>{@code fault:MR-REG-8/local-write-always}: a registration always grants local write (Receive target,
  *       Read sink), whatever its flags.</li>
+ * </ul>
+ * Two more come from mutants PIT found without coverage (run 1): code the kit never reached because its
+ * generators never made the input. Each is a wrapper ({@link Hooks}), and the kit's generators now make the input:
+ * <ul>
+ *   <li>{@code fault:MR-REG-4/mdl-boundary-in-page}: NdkRegisterMr builds its page list by appending each
+ *       MDL's PFN array, so a page that two MDLs of the chain share (an MDL boundary inside a page) is counted
+ *       twice and every byte after it lands one page off. Chains whose MDLs end on page boundaries are
+ *       unaffected.</li>
+ *   <li>{@code fault:MR-FR-3/page-array-as-one-run}: NdkFastRegister reads only AdapterPageArray[0] and takes
+ *       the other pages as the logical pages that follow it, as if the array were always one run of one LAM
+ *       (MR-FR-2 allows any LAM pages in any order).</li>
  * </ul>
  */
 public final class MutationGapFaults implements NdkProviderSource {
@@ -78,6 +90,76 @@ public final class MutationGapFaults implements NdkProviderSource {
                 "a registration made with NdkRegisterMr grants local write whatever its NDK_MR_FLAG bits")
                 .replace(Pieces.MR_ACCESS_FLAGS, (MrAccessFlags) f -> Pieces.MR_ACCESS_FLAGS.standard().access(f) | Access.LOCAL_WRITE)
                 .build());
+        out.add(Variants.wrapped("fault:MR-REG-4/mdl-boundary-in-page",
+                "NdkRegisterMr appends the PFN arrays of the chain's MDLs, so a page two MDLs share counts twice and later bytes land one page off",
+                AppendedPfns::new));
+        out.add(Variants.wrapped("fault:MR-FR-3/page-array-as-one-run",
+                "NdkFastRegister uses AdapterPageArray[0] and assumes the other entries follow it page by page",
+                PageArrayAsOneRun::new));
         return out;
+    }
+
+    /**
+     * Hands NdkRegisterMr one MDL over the chain's bytes whose PFNs are the chain's PFN arrays appended one
+     * after the other (the first {@code span} of them): right for chains whose MDLs end on page boundaries,
+     * one page off after every page two MDLs share.
+     */
+    static final class AppendedPfns implements Hooks {
+        @Override
+        public Mdl mdl(NdkCall call, Mdl first) {
+            if (call != NdkCall.REGISTER_MR || first == null || first.next() == null) {
+                return first;
+            }
+            List<Long> pfns = new ArrayList<>();
+            long bytes = 0;
+            int mdls = 0;
+            for (Mdl m = first; m != null && mdls < 1 << 16; m = m.next(), mdls++) {
+                if (m.virtualAddress() != first.virtualAddress() + bytes) {
+                    return first; // a chain that is not virtually contiguous goes on as it is (MR-REG-2 is not this fault)
+                }
+                bytes += m.unsignedByteCount();
+                for (long f : m.pfns()) {
+                    pfns.add(f);
+                }
+            }
+            long span = Mdl.spanPages(first.byteOffset(), bytes, first.pageSize());
+            if (bytes > 0xFFFF_FFFFL || span > pfns.size()) {
+                return first;
+            }
+            long[] frames = new long[(int) span];
+            for (int i = 0; i < frames.length; i++) {
+                frames[i] = pfns.get(i);
+            }
+            return new Mdl(first.pageSize(), first.startVa(), first.byteOffset(), (int) bytes, frames);
+        }
+    }
+
+    /** Rewrites the AdapterPageArray of every NdkFastRegister to AdapterPageArray[0] + i x PAGE_SIZE. */
+    static final class PageArrayAsOneRun implements Hooks {
+        private volatile ForwardingAdapter adapter;
+        private volatile long pageSize;
+
+        @Override
+        public void attach(ForwardingAdapter adapter) {
+            this.adapter = adapter;
+        }
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest request, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            long[] given = request.adapterPageArray();
+            if (request.call() != NdkCall.FAST_REGISTER || given == null || given.length < 2) {
+                return inner.apply(request);
+            }
+            if (pageSize == 0) {
+                pageSize = Integer.toUnsignedLong(adapter.pageSize());
+            }
+            long[] run = new long[given.length];
+            for (int i = 0; i < run.length; i++) {
+                run[i] = given[0] + i * pageSize;
+            }
+            return inner.apply(new WorkRequest(request.call(), request.context(), request.mr(), request.adapterPageCount(), run,
+                    request.fbo(), request.length(), request.baseVirtualAddress(), request.sgl(), request.remoteAddress(),
+                    request.remoteToken(), request.flags()));
+        }
     }
 }
