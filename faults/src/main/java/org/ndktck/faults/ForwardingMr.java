@@ -8,12 +8,13 @@ import org.ndktck.spec.RequestCompletion;
 
 /**
  * An MR of a {@link ForwardingAdapter}: every call goes through the adapter's {@link Hooks}. It remembers what
- * the consumer last asked of it (the region of its last registration, the remote access of its last
- * initialization, whether it was closed), for faults that act on that.
+ * the consumer last asked of it (the region and MDL chain of its last registration, the remote access of its
+ * last initialization, whether it was closed), for faults and checks that act on that.
  */
 public final class ForwardingMr extends ForwardingObject<NdkMr> implements NdkMr {
     private final ForwardingPd pd;
     private final boolean fastRegister;
+    private volatile Mdl mdl;
     private volatile long base;
     private volatile long length;
     private volatile Boolean remoteAccess;
@@ -33,6 +34,14 @@ public final class ForwardingMr extends ForwardingObject<NdkMr> implements NdkMr
     /** @return true for an MR created with FastRegister = TRUE */
     public boolean fastRegister() {
         return fastRegister;
+    }
+
+    /**
+     * @return the consumer's first MDL of its last NdkRegisterMr (null before the first, or when the consumer passed
+     *         none); set before the call reaches the hooks, so {@link Hooks#request} of NdkRegisterMr sees it
+     */
+    public Mdl mdl() {
+        return mdl;
     }
 
     /** @return the base of its last registration: the MDL's virtual address, or BaseVirtualAddress (unsigned) */
@@ -63,6 +72,7 @@ public final class ForwardingMr extends ForwardingObject<NdkMr> implements NdkMr
 
     @Override
     public NtStatus register(Mdl mdl, long length, int flags, RequestCompletion completion, Object requestContext) {
+        this.mdl = mdl;
         this.base = mdl == null ? 0 : mdl.virtualAddress();
         this.length = length;
         return hooks.call(NdkCall.REGISTER_MR, this, () -> hooks.request(NdkCall.REGISTER_MR, this, completion, requestContext,

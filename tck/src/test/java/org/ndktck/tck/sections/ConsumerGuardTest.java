@@ -53,8 +53,30 @@ class ConsumerGuardTest {
         return stub(NdkAdapter.class, (name, args) -> name.equals("queryAdapterInfo") ? info : null);
     }
 
-    private static ConsumerGuard.Adapter adapter() {
-        return new ConsumerGuard.Adapter(adapterStub());
+    /** A PD behind the guard, over {@link #adapterStub()}, whose stub creates {@code mr} and {@code qp}. */
+    private static NdkPd pd(NdkMr mr, NdkQp qp) {
+        NdkPd inner = stub(NdkPd.class, (name, args) -> switch (name) {
+            case "createMr" -> CreateResult.success(mr);
+            case "createQp" -> CreateResult.success(qp);
+            default -> null;
+        });
+        NdkAdapterInfo info = adapterStub().queryAdapterInfo();
+        NdkAdapter adapter = stub(NdkAdapter.class, (name, args) -> switch (name) {
+            case "queryAdapterInfo" -> info;
+            case "createPd" -> CreateResult.success(inner);
+            default -> null;
+        });
+        return ConsumerGuard.guard(adapter).createPd((c, s, o) -> { }, null).object();
+    }
+
+    /** {@code inner} behind the guard, as an MR of {@link #pd}. */
+    private static NdkMr mr(NdkMr inner, boolean fastRegister) {
+        return pd(inner, null).createMr(fastRegister, (c, s, o) -> { }, null).object();
+    }
+
+    /** {@code inner} behind the guard, as a QP of {@link #pd}. */
+    private static NdkQp qp(NdkQp inner) {
+        return pd(null, inner).createQp(null, null, null, 1, 1, 1, 1, 0, (c, s, o) -> { }, null).object();
     }
 
     private static java.util.Set<String> flagged() {
@@ -73,7 +95,7 @@ class ConsumerGuardTest {
             }
             return null;
         });
-        ConsumerGuard.Mr mr = new ConsumerGuard.Mr(adapter(), inner, false);
+        NdkMr mr = mr(inner, false);
         Mdl mdl = Mdl.of(4096, 0x10000, 16, new long[]{0x200});
         assertThat(mr.register(mdl, 16, 0, (c, s) -> { }, null)).isEqualTo(NtStatus.STATUS_PENDING);
         mr.getRemoteToken();
@@ -86,7 +108,7 @@ class ConsumerGuardTest {
 
     @Test
     void aTokenReadBeforeAnyRegistrationIsCaught() {
-        ConsumerGuard.Mr mr = new ConsumerGuard.Mr(adapter(), stub(NdkMr.class, (n, a) -> null), true);
+        NdkMr mr = mr(stub(NdkMr.class, (n, a) -> null), true);
         mr.getLocalToken();
         assertThat(flagged()).containsExactly("MR-TOK-3");
     }
@@ -110,7 +132,7 @@ class ConsumerGuardTest {
             }
             return null;
         });
-        ConsumerGuard.Qp qp = new ConsumerGuard.Qp(adapter(), inner);
+        NdkQp qp = qp(inner);
         Thread t = new Thread(() -> qp.write(null, new NdkSge[0], 0, 0, 0));
         t.start();
         assertThat(inside.await(5, TimeUnit.SECONDS)).isTrue();
@@ -134,7 +156,7 @@ class ConsumerGuardTest {
             }
             default -> null;
         });
-        ConsumerGuard.Adapter adapter = new ConsumerGuard.Adapter(inner);
+        NdkAdapter adapter = ConsumerGuard.guard(inner);
         AtomicReference<NdkPd> pd = new AtomicReference<>();
         adapter.createPd((ctx, st, o) -> {
             pd.set(o);
@@ -149,7 +171,7 @@ class ConsumerGuardTest {
     @Test
     void deferOnAnOlderAdapterIsCaught() {
         NdkQp inner = stub(NdkQp.class, (n, a) -> NtStatus.STATUS_SUCCESS);
-        ConsumerGuard.Qp qp = new ConsumerGuard.Qp(adapter(), inner);
+        NdkQp qp = qp(inner);
         qp.write(null, new NdkSge[0], 0, 0, org.ndktck.spec.NdkOpFlags.DEFER);
         assertThat(flagged()).containsExactly("DEF-5");
     }

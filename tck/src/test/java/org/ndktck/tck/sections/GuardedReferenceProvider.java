@@ -1,5 +1,6 @@
 package org.ndktck.tck.sections;
 
+import org.ndktck.faults.Variants;
 import org.ndktck.spec.InvalidSettingException;
 import org.ndktck.spec.NdkAdapterFactory;
 import org.ndktck.spec.NdkProvider;
@@ -7,27 +8,32 @@ import org.ndktck.spec.NdkProvider;
 import java.util.Map;
 
 /**
- * The reference provider behind the {@link ConsumerGuard}, found by class name
+ * The reference provider behind the {@link ConsumerGuard}: each adapter it opens is the reference's, wrapped in
+ * the fault catalogue's {@link org.ndktck.faults.ForwardingAdapter} with a fresh guard as its hooks
+ * ({@link Variants#wrapped}). Found by class name
  * ({@code ndk.tck.provider=org.ndktck.tck.sections.GuardedReferenceProvider}); takes the reference's settings.
  */
 public final class GuardedReferenceProvider implements NdkProvider {
+    private static final NdkProvider GUARDED = Variants.wrapped("guarded-reference",
+            "the reference provider behind the kit's consumer guard", ConsumerGuard::forOpenedAdapter);
+
     @Override
     public String name() {
-        return "guarded-reference";
+        return GUARDED.name();
     }
 
     @Override
     public String description() {
-        return "the reference provider behind the kit's consumer guard";
+        return GUARDED.description();
     }
 
     @Override
     public Map<String, String> settingDescriptions() {
-        return ConsumerGuard.reference().settingDescriptions();
+        return GUARDED.settingDescriptions();
     }
 
     @Override
     public NdkAdapterFactory configure(Map<String, String> settings) throws InvalidSettingException {
-        return ConsumerGuard.factory(ConsumerGuard.reference().configure(settings));
+        return GUARDED.configure(settings);
     }
 }
