@@ -88,7 +88,8 @@ public final class Console implements KitExecution.Progress {
         doneProperties++;
         String status = switch (o.status()) {
             case "SUCCESSFUL" -> "ok";
-            case "FAILED" -> "FAILED";
+            case "FAILED" -> Verdicts.cutShortByOtherRules(o)
+                    ? "cut short by " + String.join(",", Failures.violatedRules(o.failure())) + ":" : "FAILED";
             case PropertyOutcome.TIMED_OUT -> "TIMED OUT";
             default -> o.notApplicable() ? "not applicable" : o.status().toLowerCase(Locale.ROOT);
         };

@@ -155,7 +155,15 @@ public final class KitRunner {
     /** How long jqwik may shrink one failing property's counterexample, in seconds at timeout factor 1. */
     static final double SHRINKING_SECONDS = 3;
 
+    /**
+     * jqwik's own log (java.util.logging, logger {@code net.jqwik}) speaks to property authors, e.g. "Shrinking
+     * timeout reached ... use @Property(shrinking = ShrinkingMode.FULL)", advice a CLI user cannot act on: the
+     * runner keeps only its SEVERE records. Held here so the setting is not collected with the logger.
+     */
+    private static final java.util.logging.Logger JQWIK_LOG = java.util.logging.Logger.getLogger("net.jqwik");
+
     private static Map<String, String> parameters(Options o, long seed) {
+        JQWIK_LOG.setLevel(java.util.logging.Level.SEVERE);
         Map<String, String> p = new LinkedHashMap<>();
         p.put(TckConfig.PROVIDER, o.provider());
         o.settings().forEach((k, v) -> p.put(TckConfig.SET_PREFIX + k, v));

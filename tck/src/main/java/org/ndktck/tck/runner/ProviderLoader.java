@@ -107,7 +107,7 @@ public final class ProviderLoader {
         long legal = names.stream().filter(n -> n.startsWith("legal:")).count();
         StringBuilder sb = new StringBuilder(plain.isEmpty() ? "(none)" : String.join(", ", plain));
         if (faults > 0) {
-            sb.append(", and ").append(faults).append(" fault:* providers (./ndk-tck selftest runs them)");
+            sb.append(", and ").append(faults).append(" fault:* providers (./ndk-tck providers lists them all; ./ndk-tck selftest runs them)");
         }
         if (legal > 0) {
             sb.append(", and ").append(legal).append(" legal:* providers");

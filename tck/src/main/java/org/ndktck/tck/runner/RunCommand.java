@@ -17,7 +17,7 @@ import java.util.concurrent.Callable;
 @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = NdkTckCommand.Version.class, sortOptions = false, showDefaultValues = true,
         description = {"Runs the kit's properties against a provider, prints a table of rules and verdicts, and writes "
                 + "report.json, report.html and JUnit XML into the report directory.", ""},
-        footer = {"", "Exit codes: 0 no rule failed, 1 a rule failed (or ADVISORY with --strict), 2 usage or setup error.",
+        footer = {"", "Exit codes: 0 no rule failed, 1 a rule failed (or ADVISORY with --strict), 2 usage or setup error, 3 internal error of the kit.",
                 "Examples:", "  ./ndk-tck run", "  ./ndk-tck run --set completion=pending --rules 'MR-FR-*' --seed 42",
                 "  ./ndk-tck run --provider my-provider --provider-jar my-provider.jar --profile deep"})
 public final class RunCommand implements Callable<Integer> {

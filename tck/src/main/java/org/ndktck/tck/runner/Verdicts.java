@@ -215,7 +215,7 @@ public final class Verdicts {
      * @return true when it failed at a {@code RuleViolation} that names none of the property's own rules
      *     (a crash, a time-out of the whole property, or a violation of one of its own rules is its own failure)
      */
-    static boolean cutShortByOtherRules(PropertyOutcome o) {
+    public static boolean cutShortByOtherRules(PropertyOutcome o) {
         if (!"FAILED".equals(o.status()) || o.failure() == null) {
             return false;
         }

@@ -27,6 +27,21 @@ class RulesExplainTest {
     }
 
     @Test
+    void providersListsEveryProviderWithItsDescriptionAndFiltersByGlob() {
+        Cli.Result all = Cli.run("providers");
+        assertThat(all.code()).isZero();
+        assertThat(all.out()).contains("reference").contains("fault:MR-FR-4").contains("legal:slow")
+                .containsPattern("fault:GEN-CB-1/never\\s+alias of fault:GEN-CB-1/pending-never-completes");
+        Cli.Result some = Cli.run("providers", "--names", "fault:GEN-TIME-1*");
+        assertThat(some.code()).isZero();
+        assertThat(some.out()).contains("fault:GEN-TIME-1/blocks-forever").doesNotContain("fault:MR-FR-4").doesNotContain("reference ");
+        assertThat(some.out()).containsPattern("\\d+ of \\d+ providers");
+        Cli.Result unknown = Cli.run("run", "--provider", "no-such-provider");
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.err()).contains("./ndk-tck providers lists them all");
+    }
+
+    @Test
     void rulesJsonCarriesEveryField() throws IOException {
         Cli.Result r = Cli.run("rules", "--json", "--kit-package", Cli.PROBES);
         assertThat(r.code()).isZero();
