@@ -53,7 +53,8 @@ public final class Invoker {
     static final int MAX_ABANDONED = 64;
 
     private static final ThreadLocal<Invoker> OWNED = ThreadLocal.withInitial(() -> new Invoker(Thread.currentThread()));
-    private static final Set<String> HUNG_KINDS = ConcurrentHashMap.newKeySet();
+    /** Call kinds that did not return within the bound in this run, each with its first such call (for messages). */
+    private static final ConcurrentHashMap<String, String> HUNG_KINDS = new ConcurrentHashMap<>();
     /** The longest a call of each kind took and returned, in this run (nanoseconds). */
     private static final ConcurrentHashMap<String, Long> LONGEST = new ConcurrentHashMap<>();
     private static final AtomicInteger ABANDONED = new AtomicInteger();
@@ -92,7 +93,7 @@ public final class Invoker {
 
     /** @return call kinds (NDK function names) that did not return within the bound in this run */
     public static Set<String> hungKinds() {
-        return Set.copyOf(HUNG_KINDS);
+        return Set.copyOf(HUNG_KINDS.keySet());
     }
 
     /**
@@ -199,7 +200,7 @@ public final class Invoker {
 
     private long boundFor(String kind) {
         Bounds b = Bounds.current();
-        if (!HUNG_KINDS.contains(kind)) {
+        if (!HUNG_KINDS.containsKey(kind)) {
             return b.callNanos();
         }
         // shortened, but never below twice the longest call of this kind that did return in this run, so a
@@ -256,15 +257,16 @@ public final class Invoker {
                 ct.abandon();
                 caller = null;
                 hangs++;
-                HUNG_KINDS.add(step.kind());
+                String d = step.detail().get();
+                String firstHang = HUNG_KINDS.putIfAbsent(step.kind(), d + " in " + CurrentProperty.primaryRule("?") + "'s property");
                 CurrentProperty.boundReached();
                 if (interrupted) {
                     Thread.currentThread().interrupt();
                 }
-                String d = step.detail().get();
                 throw Violations.of("GEN-TIME-1", d, "the call returns within " + Bounds.millis(step.bound())
                                 + " (" + Bounds.CALL_MILLIS + " ms x ndk.tck.timeoutFactor " + TckConfig.current().timeoutFactor()
-                                + (step.bound() < Bounds.current().callNanos() ? ", shortened: this call kind already hung in this run" : "") + ")",
+                                + (step.bound() < Bounds.current().callNanos() ? ", shortened: this call kind already hung in this run"
+                                + (firstHang == null ? "" : ", first at " + firstHang + ", where it had the full bound") : "") + ")",
                         "it had not returned after " + Bounds.millis(now - step.start()) + "; the kit abandoned the calling thread "
                                 + ct.getName() + " and goes on with a fresh adapter");
             }
