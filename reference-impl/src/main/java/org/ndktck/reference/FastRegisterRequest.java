@@ -6,15 +6,13 @@ package org.ndktck.reference;
  *
  * <p>The model reads the page array once ({@link TranslatedPages}) and hands the checks what that pass found
  * ({@code firstMisalignedPage}, {@code firstUnmappedPage}), so MR-FR-17 and MR-FR-2 need no pass of their own.
- * The 10-argument constructor finds the same two facts from {@link AdapterView#isLiveLogicalPage(long)}, for
- * requests made by hand (tests, variants).
  *
  * @param adapter             the adapter
  * @param qpConnected         true when the QP is connected (not unconnected, not disconnected)
  * @param mr                  the MR named by the request ({@link MrView#samePd()}: same PD as the QP)
  * @param adapterPageCount    AdapterPageCount (ULONG in an int, unsigned)
  * @param adapterPageArray    the consumer's array (unsigned logical addresses), not copied: the request uses its
- *                            first {@link #pagesUsed()} entries; checks only read it, and only during the call
+ *                            first min(AdapterPageCount, array length) entries; checks only read it, and only during the call
  * @param arrayLength         the length of the consumer's array
  * @param fbo                 FirstByteOffset, bytes (ULONG in an int, unsigned)
  * @param length              Length, bytes (SIZE_T in a long, unsigned)
@@ -29,18 +27,6 @@ public record FastRegisterRequest(AdapterView adapter, boolean qpConnected, MrVi
                                   long[] adapterPageArray, int arrayLength, int fbo, long length,
                                   long baseVirtualAddress, int flags, int firstMisalignedPage,
                                   int firstUnmappedPage) {
-    /**
-     * A request made by hand: finds {@code firstMisalignedPage} and {@code firstUnmappedPage} by asking
-     * {@code adapter.isLiveLogicalPage} about each entry used, rounded down to PAGE_SIZE.
-     */
-    public FastRegisterRequest(AdapterView adapter, boolean qpConnected, MrView mr, int adapterPageCount,
-                               long[] adapterPageArray, int arrayLength, int fbo, long length,
-                               long baseVirtualAddress, int flags) {
-        this(adapter, qpConnected, mr, adapterPageCount, adapterPageArray, arrayLength, fbo, length,
-                baseVirtualAddress, flags, firstMisaligned(adapter, adapterPageArray, adapterPageCount),
-                firstUnmapped(adapter, adapterPageArray, adapterPageCount));
-    }
-
     /** @return AdapterPageCount as an unsigned value */
     public long pageCount() {
         return Integer.toUnsignedLong(adapterPageCount);
@@ -49,34 +35,5 @@ public record FastRegisterRequest(AdapterView adapter, boolean qpConnected, MrVi
     /** @return FBO as an unsigned value */
     public long unsignedFbo() {
         return Integer.toUnsignedLong(fbo);
-    }
-
-    /** @return the entries of {@code adapterPageArray} the request uses: min(AdapterPageCount, array length) */
-    public int pagesUsed() {
-        return used(adapterPageArray, adapterPageCount);
-    }
-
-    private static int used(long[] pageArray, int adapterPageCount) {
-        return (int) Math.min(Integer.toUnsignedLong(adapterPageCount), pageArray.length);
-    }
-
-    private static int firstMisaligned(AdapterView adapter, long[] pageArray, int adapterPageCount) {
-        long mask = adapter.pageSize() - 1L;
-        for (int i = 0; i < used(pageArray, adapterPageCount); i++) {
-            if ((pageArray[i] & mask) != 0) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static int firstUnmapped(AdapterView adapter, long[] pageArray, int adapterPageCount) {
-        long mask = adapter.pageSize() - 1L;
-        for (int i = 0; i < used(pageArray, adapterPageCount); i++) {
-            if (!adapter.isLiveLogicalPage(pageArray[i] & ~mask)) {
-                return i;
-            }
-        }
-        return -1;
     }
 }

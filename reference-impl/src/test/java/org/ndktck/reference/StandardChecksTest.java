@@ -44,7 +44,7 @@ class StandardChecksTest {
     }
 
     static FastRegisterRequest fr(MrView mr, int count, long[] pages, int fbo, long length, long bva, int flags) {
-        return new FastRegisterRequest(ADAPTER, true, mr, count, pages, pages.length, fbo, length, bva, flags);
+        return HandMadeRequests.fastRegister(ADAPTER, true, mr, count, pages, pages.length, fbo, length, bva, flags);
     }
 
     static Optional<String> firstFailingFr(FastRegisterRequest r) {
@@ -65,16 +65,16 @@ class StandardChecksTest {
         assertThat(firstFailingFr(fr(READY, 1, pages(1), 0xF00, 0x101, 0x7000F00, 0))).hasValue("MR-FR-3");
         // counts whose byte size exceeds 2^32 and 2^44
         long[] many = new long[0];
-        FastRegisterRequest huge = new FastRegisterRequest(ADAPTER, true, READY, 0xFFFF_FFFF, many, Integer.MAX_VALUE,
+        FastRegisterRequest huge = HandMadeRequests.fastRegister(ADAPTER, true, READY, 0xFFFF_FFFF, many, Integer.MAX_VALUE,
                 0, 0xFFFF_FFFFL * PS, 0x10000000, 0);
         assertThat(StandardChecks.fastRegisterLengthFitsPages(huge)).isEqualTo(NtStatus.STATUS_SUCCESS);
-        FastRegisterRequest over = new FastRegisterRequest(ADAPTER, true, READY, 0xFFFF_FFFF, many, Integer.MAX_VALUE,
+        FastRegisterRequest over = HandMadeRequests.fastRegister(ADAPTER, true, READY, 0xFFFF_FFFF, many, Integer.MAX_VALUE,
                 0, 0xFFFF_FFFFL * PS + 1, 0x10000000, 0);
         assertThat(StandardChecks.fastRegisterLengthFitsPages(over)).isEqualTo(STATUS_INVALID_PARAMETER);
-        FastRegisterRequest topBit = new FastRegisterRequest(ADAPTER, true, READY, 0x10_0001, many, Integer.MAX_VALUE,
+        FastRegisterRequest topBit = HandMadeRequests.fastRegister(ADAPTER, true, READY, 0x10_0001, many, Integer.MAX_VALUE,
                 0, 0x8000_0000_0000_0000L, 0x10000000, 0);
         assertThat(StandardChecks.fastRegisterLengthFitsPages(topBit)).isEqualTo(STATUS_INVALID_PARAMETER);
-        FastRegisterRequest len32 = new FastRegisterRequest(ADAPTER, true, READY, 0x10_0001, many, Integer.MAX_VALUE,
+        FastRegisterRequest len32 = HandMadeRequests.fastRegister(ADAPTER, true, READY, 0x10_0001, many, Integer.MAX_VALUE,
                 0, 0x1_0000_0000L + 1, 0x10000000, 0);
         assertThat(StandardChecks.fastRegisterLengthFitsPages(len32)).isEqualTo(NtStatus.STATUS_SUCCESS);
     }
@@ -129,7 +129,7 @@ class StandardChecksTest {
         for (int good : new int[] {0x1, 0x2, 0x8, 0x10, 0x30, 0x80, 0x200, 0x2BB}) {
             assertThat(firstFailingFr(fr(READY, 1, pages(1), 0, 0x1000, 0x10000, good))).as("0x%X", good).isEmpty();
         }
-        FastRegisterRequest defer11 = new FastRegisterRequest(ADAPTER_1_1, true, READY, 1, pages(1), 1, 0, 0x1000,
+        FastRegisterRequest defer11 = HandMadeRequests.fastRegister(ADAPTER_1_1, true, READY, 1, pages(1), 1, 0, 0x1000,
                 0x10000, 0x200);
         assertThat(POLICY.firstFailure(Pieces.FAST_REGISTER, defer11).map(ReferencePolicy.Failure::id))
                 .hasValue("MR-FR-5");
@@ -144,7 +144,7 @@ class StandardChecksTest {
         }
         assertThat(POLICY.evaluate(Pieces.FAST_REGISTER, fr(local, 1, pages(1), 0, 0x1000, 0x10000, 0x10)))
                 .isEqualTo(NtStatus.STATUS_SUCCESS);
-        FastRegisterRequest unconnected = new FastRegisterRequest(ADAPTER, false, local, 0, pages(0), 0, -1, 0, 1, -1);
+        FastRegisterRequest unconnected = HandMadeRequests.fastRegister(ADAPTER, false, local, 0, pages(0), 0, -1, 0, 1, -1);
         assertThat(POLICY.evaluate(Pieces.FAST_REGISTER, unconnected)).isEqualTo(STATUS_CONNECTION_INVALID);
     }
 
