@@ -539,9 +539,13 @@ public final class SectionFaults implements NdkProviderSource {
                         }
                         AtomicInteger pending = ((ForwardingMr) target).state(AtomicInteger::new);
                         pending.incrementAndGet();
+                        // The request counts as pending until its completion has returned.
                         NtStatus r = inner.invoke((x, st) -> {
-                            pending.decrementAndGet();
-                            c.complete(x, st);
+                            try {
+                                c.complete(x, st);
+                            } finally {
+                                pending.decrementAndGet();
+                            }
                         }, ctx);
                         if (!r.isPending()) {
                             pending.decrementAndGet();

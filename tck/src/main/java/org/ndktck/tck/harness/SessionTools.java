@@ -468,8 +468,22 @@ public final class SessionTools implements AutoCloseable {
      * @return the op; finish it with {@link #finish}
      */
     public AsyncOp<NdkMr> startRegister(NdkMr mr, Mdl mdl, long length, int flags) {
+        return startRegister(mr, mdl, length, flags, null);
+    }
+
+    /**
+     * As {@link #startRegister(NdkMr, Mdl, long, int)}, running kit code inside the request's completion
+     * callback (on the provider's thread, before the callback returns).
+     *
+     * @param inside kit code to run inside the completion callback, or null
+     * @return the op; finish it with {@link #finish}
+     */
+    public AsyncOp<NdkMr> startRegister(NdkMr mr, Mdl mdl, long length, int flags, java.util.function.Consumer<AsyncOp<NdkMr>> inside) {
         Supplier<String> d = () -> "NdkRegisterMr(Mdl=" + mdl + ", Length=" + u64(length) + ", Flags=" + u32(flags) + ")";
         AsyncOp<NdkMr> op = s.newOp(AsyncOp.Flavor.REQUEST, "NdkRegisterMr", d);
+        if (inside != null) {
+            op.runInsideCallback(inside);
+        }
         NtStatus r = inv.call("NdkRegisterMr", d, () -> mr.register(mdl, length, flags, op.requestCompletion(), op.context()));
         op.returned(r == null ? NtStatus.of(-1) : r);
         return op;
@@ -481,9 +495,24 @@ public final class SessionTools implements AutoCloseable {
      * @return the op; finish it with {@link #finish}
      */
     public AsyncOp<NdkMr> startInitialize(NdkMr mr, int adapterPageCount, boolean remoteAccess) {
+        return startInitialize(mr, adapterPageCount, remoteAccess, null);
+    }
+
+    /**
+     * As {@link #startInitialize(NdkMr, int, boolean)}, running kit code inside the request's completion
+     * callback (on the provider's thread, before the callback returns).
+     *
+     * @param inside kit code to run inside the completion callback, or null
+     * @return the op; finish it with {@link #finish}
+     */
+    public AsyncOp<NdkMr> startInitialize(NdkMr mr, int adapterPageCount, boolean remoteAccess,
+                                          java.util.function.Consumer<AsyncOp<NdkMr>> inside) {
         Supplier<String> d = () -> "NdkInitializeFastRegisterMr(AdapterPageCount=" + u32(adapterPageCount) + ", RemoteAccess="
                 + (remoteAccess ? "TRUE" : "FALSE") + ")";
         AsyncOp<NdkMr> op = s.newOp(AsyncOp.Flavor.REQUEST, "NdkInitializeFastRegisterMr", d);
+        if (inside != null) {
+            op.runInsideCallback(inside);
+        }
         NtStatus r = inv.call("NdkInitializeFastRegisterMr", d, () -> mr.initializeFastRegister(adapterPageCount, remoteAccess,
                 op.requestCompletion(), op.context()));
         op.returned(r == null ? NtStatus.of(-1) : r);

@@ -29,7 +29,10 @@ import org.ndktck.tck.harness.WorkRequest;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * Properties of NdkCloseMr, NdkClosePd, NdkCloseQp and NdkCloseCq (catalog section "Close"; the
@@ -183,18 +186,45 @@ public class CloseProperties {
                 NdkPd pd = s.target().pd();
                 NdkMr mr = t.createMr(pd, initialize);
                 HostBuffer b = s.allocate(pages);
-                AsyncOp<NdkMr> request = initialize ? t.startInitialize(mr, pages, true)
-                        : t.startRegister(mr, b.mdl(t.freshVa(), 0, pages * p), (long) pages * p, NdkMrFlags.ALLOW_REMOTE_READ);
+                // The kit holds a completion that comes on another thread until the close has been called (and a
+                // quiet period after it, for a close callback to show up): so the close always meets a pending
+                // request, however fast the provider completes. The hold is bounded well below the completion
+                // bound, so a provider that waits inside its close for the completion is not charged here.
+                Thread kit = Thread.currentThread();
+                CountDownLatch closeCalled = new CountDownLatch(1);
+                long hold = s.bounds().completionNanos() / 2;
+                Consumer<AsyncOp<NdkMr>> holdUntilClosed = op -> {
+                    if (Thread.currentThread() != kit) {
+                        try {
+                            closeCalled.await(hold, TimeUnit.NANOSECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                };
+                AsyncOp<NdkMr> request = initialize ? t.startInitialize(mr, pages, true, holdUntilClosed)
+                        : t.startRegister(mr, b.mdl(t.freshVa(), 0, pages * p), (long) pages * p, NdkMrFlags.ALLOW_REMOTE_READ,
+                        holdUntilClosed);
                 AtomicReference<String> order = new AtomicReference<>();
                 boolean pendingBefore = request.returnedStatus().isPending() && !request.callbackReturned();
-                AsyncOp<NdkMr> close = t.startClose(mr, op -> {
-                    if (request.returnedStatus().isPending() && !request.callbackReturned()) {
-                        order.set("the close callback started while the " + request.kind() + " completion had "
-                                + (request.callbacks() == 0 ? "not been called" : "not returned"));
+                AsyncOp<NdkMr> close;
+                try {
+                    close = t.startClose(mr, op -> {
+                        if (request.returnedStatus().isPending() && !request.callbackReturned()) {
+                            order.set("the close callback started while the " + request.kind() + " completion had "
+                                    + (request.callbacks() == 0 ? "not been called" : "not returned"));
+                        }
+                        closeCalled.countDown();
+                    });
+                    if (NtStatus.STATUS_SUCCESS.equals(close.returnedStatus()) && request.returnedStatus().isPending()
+                            && !request.callbackReturned()) {
+                        order.compareAndSet(null, "the close returned STATUS_SUCCESS while the " + request.kind() + " had not completed");
                     }
-                });
-                if (NtStatus.STATUS_SUCCESS.equals(close.returnedStatus()) && request.returnedStatus().isPending() && !request.callbackReturned()) {
-                    order.compareAndSet(null, "the close returned STATUS_SUCCESS while the " + request.kind() + " had not completed");
+                    if (pendingBefore && close.returnedStatus().isPending()) {
+                        close.await(s.bounds().quietNanos());
+                    }
+                } finally {
+                    closeCalled.countDown();
                 }
                 t.finishClose(close);
                 t.finish(request, initialize ? "MR-FRI-8" : "MR-REG-9", REGISTER_TABLE);
