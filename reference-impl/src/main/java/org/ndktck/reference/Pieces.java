@@ -54,6 +54,9 @@ public final class Pieces {
     /** MR-REG-2: chain not virtually contiguous over [VA, VA + Length). */
     public static final Piece<RuleCheck<RegisterMrRequest>> MR_REG_2 = check("MR-REG-2",
             StandardChecks::registerChainContiguous, "a chain not contiguous over Length gives STATUS_INVALID_PARAMETER");
+    /** MR-REG-2/split-page. */
+    public static final Piece<RuleCheck<RegisterMrRequest>> MR_REG_2_SPLIT_PAGE = check("MR-REG-2/split-page",
+            StandardChecks::registerNoSplitPage, "a page split across two page frames is not virtually contiguous memory");
     /** MR-REG-14: undefined NDK_MR_FLAG bits. */
     public static final Piece<RuleCheck<RegisterMrRequest>> MR_REG_14 = check("MR-REG-14",
             StandardChecks::registerFlagsDefined, "bits outside 0xF, or 0x4 without 0x1, give STATUS_INVALID_PARAMETER");
@@ -256,7 +259,7 @@ public final class Pieces {
 
     /** The checks of NdkRegisterMr, in order. */
     public static final List<Piece<RuleCheck<RegisterMrRequest>>> REGISTER_MR = List.of(MR_CREATE_1,
-            AMB_13_REGISTER, MR_REG_11, MR_REG_12, MR_REG_13, MR_REG_2, MR_REG_14, MR_REG_10, MR_REG_7);
+            AMB_13_REGISTER, MR_REG_11, MR_REG_12, MR_REG_13, MR_REG_2, MR_REG_2_SPLIT_PAGE, MR_REG_14, MR_REG_10, MR_REG_7);
     /** The checks of NdkDeregisterMr. */
     public static final List<Piece<RuleCheck<DeregisterMrRequest>>> DEREGISTER_MR = List.of(MR_DEREG_1);
     /** The checks of NdkBuildLam, in order. */

@@ -170,11 +170,7 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
             if (closed) {
                 return CreateResult.failed(NtStatus.STATUS_INVALID_PARAMETER);
             }
-            if (!choosePending()) {
-                return widen(create(null, () -> new ReferencePd(this)));
-            }
-            pendCreate(null, () -> new ReferencePd(this), completion, createContext);
-            return CreateResult.pending();
+            return createObject(null, () -> new ReferencePd(this), completion, createContext);
         } finally {
             lock.unlock();
         }
@@ -188,11 +184,7 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
             if (closed || queueDepth == 0 || Integer.compareUnsigned(queueDepth, MAX_CQ_DEPTH) > 0) {
                 return CreateResult.failed(NtStatus.STATUS_INVALID_PARAMETER);
             }
-            if (!choosePending()) {
-                return widen(create(null, () -> new ReferenceCq(this, queueDepth)));
-            }
-            pendCreate(null, () -> new ReferenceCq(this, queueDepth), completion, createContext);
-            return CreateResult.pending();
+            return createObject(null, () -> new ReferenceCq(this, queueDepth), completion, createContext);
         } finally {
             lock.unlock();
         }
@@ -208,11 +200,10 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
             if (closed) {
                 return NtStatus.STATUS_INVALID_PARAMETER;
             }
-            if (completion == null || !choosePending()) {
+            if (completion == null) {
                 return doBuildLam(mdl, length, lam);
             }
-            pendRequest(null, () -> doBuildLam(mdl, length, lam), completion, requestContext);
-            return NtStatus.STATUS_PENDING;
+            return request(null, () -> doBuildLam(mdl, length, lam), completion, requestContext);
         } finally {
             lock.unlock();
         }
@@ -405,39 +396,51 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         }
     }
 
+    /**
+     * Under the lock: the one place a request chooses between completing inline and returning STATUS_PENDING
+     * (the completion setting; mixed draws from the seeded PRNG).
+     *
+     * @param owner      the object whose close waits for the request, or null
+     * @param work       the request's work, run under the lock; gives the final status
+     * @param completion the consumer's completion, called after PENDING only
+     * @param context    the consumer's request context
+     * @return the status inline, or STATUS_PENDING
+     */
+    NtStatus request(ReferenceObject owner, Supplier<NtStatus> work, RequestCompletion completion, Object context) {
+        if (!choosePending()) {
+            return work.get();
+        }
+        pendRequest(owner, work, completion, context);
+        return NtStatus.STATUS_PENDING;
+    }
+
+    /**
+     * Under the lock: the one place a create chooses between completing inline and returning STATUS_PENDING.
+     *
+     * @param parent     the object whose close waits for the create, or null (PDs and CQs)
+     * @param make       makes the object, under the lock
+     * @param completion the consumer's completion, called after PENDING only
+     * @param context    the consumer's create context
+     * @return the result inline, or pending
+     */
+    @SuppressWarnings("unchecked")
+    <T extends ReferenceObject, U extends NdkObject> CreateResult<U> createObject(ReferenceObject parent, Supplier<T> make,
+                                                                                 CreateCompletion<U> completion, Object context) {
+        if (!choosePending()) {
+            return (CreateResult<U>) (CreateResult<?>) create(parent, make);
+        }
+        pendCreate(parent, make, completion, context);
+        return CreateResult.pending();
+    }
+
     /** Under the lock: a create that returned PENDING; makes the object on a pool thread, then calls back. */
     @SuppressWarnings("unchecked")
     <T extends ReferenceObject, U extends NdkObject> void pendCreate(ReferenceObject parent, Supplier<T> make,
                                                                     CreateCompletion<U> completion, Object context) {
-        if (parent != null) {
-            parent.outstanding++;
-        }
-        inflight++;
-        POOL.execute(() -> {
-            CreateResult<T> result = null;
-            try {
-                lock.lock();
-                try {
-                    result = closed ? CreateResult.failed(NtStatus.STATUS_CANCELLED) : create(parent, make);
-                } finally {
-                    lock.unlock();
-                }
-                CreateResult<T> r = result;
-                runCallback(() -> completion.complete(context, r.status(), (U) r.object()));
-            } finally {
-                lock.lock();
-                try {
-                    if (parent != null) {
-                        parent.outstanding--;
-                        parent.closeIfReady();
-                    }
-                    inflight--;
-                    quiet.signalAll();
-                } finally {
-                    lock.unlock();
-                }
-            }
-        });
+        offload(parent, () -> {
+            CreateResult<T> r = closed ? CreateResult.failed(NtStatus.STATUS_CANCELLED) : create(parent, make);
+            return () -> completion.complete(context, r.status(), (U) r.object());
+        }, null);
     }
 
     /**
@@ -447,46 +450,48 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
      * called but the bookkeeping still ends.
      */
     void pendRequest(ReferenceObject owner, Supplier<NtStatus> work, RequestCompletion completion, Object context) {
+        offload(owner, () -> {
+            NtStatus status = work.get();
+            return () -> completion.complete(context, status);
+        }, null);
+    }
+
+    /** Under the lock: calls {@code callback} on a pool thread without the lock, then runs {@code after} under it. */
+    void schedule(Runnable callback, Runnable after) {
+        offload(null, () -> callback, after);
+    }
+
+    /**
+     * Under the lock: the one way work leaves the caller's thread. On a pool thread, {@code work} runs under the
+     * lock and gives the consumer callback; the callback runs without the lock; then, under the lock again,
+     * {@code after} (if any) runs and {@code owner} (if any) may finish a close that waited for it. The in-flight
+     * count (what {@link #close} waits for) drops even when a (faulty) piece throws.
+     */
+    private void offload(ReferenceObject owner, Supplier<Runnable> work, Runnable after) {
         if (owner != null) {
             owner.outstanding++;
         }
         inflight++;
         POOL.execute(() -> {
             try {
-                NtStatus status;
+                Runnable callback;
                 lock.lock();
                 try {
-                    status = work.get();
+                    callback = work.get();
                 } finally {
                     lock.unlock();
                 }
-                runCallback(() -> completion.complete(context, status));
-            } finally {
-                lock.lock();
-                try {
-                    if (owner != null) {
-                        owner.outstanding--;
-                        owner.closeIfReady();
-                    }
-                    inflight--;
-                    quiet.signalAll();
-                } finally {
-                    lock.unlock();
-                }
-            }
-        });
-    }
-
-    /** Under the lock: calls {@code callback} on a pool thread without the lock, then runs {@code after} under it. */
-    void schedule(Runnable callback, Runnable after) {
-        inflight++;
-        POOL.execute(() -> {
-            try {
                 runCallback(callback);
             } finally {
                 lock.lock();
                 try {
-                    after.run();
+                    if (after != null) {
+                        after.run();
+                    }
+                    if (owner != null) {
+                        owner.outstanding--;
+                        owner.closeIfReady();
+                    }
                 } finally {
                     inflight--;
                     quiet.signalAll();

@@ -62,11 +62,7 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
             if (adapter.isClosed()) {
                 return NtStatus.STATUS_INVALID_PARAMETER;
             }
-            if (!adapter.choosePending()) {
-                return doRegister(mdl, length, flags);
-            }
-            adapter.pendRequest(this, () -> doRegister(mdl, length, flags), completion, requestContext);
-            return NtStatus.STATUS_PENDING;
+            return adapter.request(this, () -> doRegister(mdl, length, flags), completion, requestContext);
         } finally {
             adapter.lock.unlock();
         }
@@ -110,11 +106,7 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
             if (adapter.isClosed()) {
                 return NtStatus.STATUS_INVALID_PARAMETER;
             }
-            if (!adapter.choosePending()) {
-                return doDeregister();
-            }
-            adapter.pendRequest(this, this::doDeregister, completion, requestContext);
-            return NtStatus.STATUS_PENDING;
+            return adapter.request(this, this::doDeregister, completion, requestContext);
         } finally {
             adapter.lock.unlock();
         }
@@ -147,12 +139,7 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
             if (adapter.isClosed()) {
                 return NtStatus.STATUS_INVALID_PARAMETER;
             }
-            if (!adapter.choosePending()) {
-                return doInitialize(adapterPageCount, remoteAccess);
-            }
-            adapter.pendRequest(this, () -> doInitialize(adapterPageCount, remoteAccess), completion,
-                    requestContext);
-            return NtStatus.STATUS_PENDING;
+            return adapter.request(this, () -> doInitialize(adapterPageCount, remoteAccess), completion, requestContext);
         } finally {
             adapter.lock.unlock();
         }

@@ -46,11 +46,7 @@ final class ReferencePd extends ReferenceObject implements NdkPd {
             if (adapter.isClosed() || !isOpen()) {
                 return CreateResult.failed(NtStatus.STATUS_INVALID_PARAMETER);
             }
-            if (!adapter.choosePending()) {
-                return ReferenceAdapter.widen(adapter.create(this, () -> new ReferenceMr(this, fastRegister)));
-            }
-            adapter.pendCreate(this, () -> new ReferenceMr(this, fastRegister), completion, createContext);
-            return CreateResult.pending();
+            return adapter.createObject(this, () -> new ReferenceMr(this, fastRegister), completion, createContext);
         } finally {
             adapter.lock.unlock();
         }
@@ -79,11 +75,7 @@ final class ReferencePd extends ReferenceObject implements NdkPd {
             }
             ReferenceQp.Limits l = new ReferenceQp.Limits(receiveQueueDepth, initiatorQueueDepth,
                     maxReceiveRequestSge, maxInitiatorRequestSge, inlineDataSize);
-            if (!adapter.choosePending()) {
-                return ReferenceAdapter.widen(adapter.create(this, () -> new ReferenceQp(this, rcq, icq, qpContext, l)));
-            }
-            adapter.pendCreate(this, () -> new ReferenceQp(this, rcq, icq, qpContext, l), completion, createContext);
-            return CreateResult.pending();
+            return adapter.createObject(this, () -> new ReferenceQp(this, rcq, icq, qpContext, l), completion, createContext);
         } finally {
             adapter.lock.unlock();
         }

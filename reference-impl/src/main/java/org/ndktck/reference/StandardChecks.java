@@ -59,6 +59,15 @@ public final class StandardChecks {
         return failUnless(r.chain().contiguousOverLength() && !r.chain().cyclic(), STATUS_INVALID_PARAMETER);
     }
 
+    /**
+     * MR-REG-2/split-page: two MDLs that meet mid-page with different PFNs would put one virtual page in two page
+     * frames; no locked, virtually contiguous buffer (MR-REG-1) looks like that, so the model refuses the chain
+     * as it refuses a non-contiguous one (as NdkBuildLam does, LAM-2/split-page).
+     */
+    public static NtStatus registerNoSplitPage(RegisterMrRequest r) {
+        return failUnless(!r.chain().pageSplitWithinLength(), STATUS_INVALID_PARAMETER);
+    }
+
     /** MR-REG-14: only defined NDK_MR_FLAG bits (0xF), and 0x4 only inside ALLOW_REMOTE_WRITE (0x5). */
     public static NtStatus registerFlagsDefined(RegisterMrRequest r) {
         int f = r.flags();
