@@ -27,10 +27,4 @@ public interface AdapterView {
     default boolean hasAdapterFlag(int flag) {
         return (adapterFlags() & flag) == flag;
     }
-
-    /**
-     * @param logicalAddress an adapter logical address (unsigned)
-     * @return true when it is the start of a PAGE_SIZE page of a LAM of this adapter that has not been released
-     */
-    boolean isLiveLogicalPage(long logicalAddress);
 }

@@ -16,7 +16,6 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -93,7 +92,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     final ArrayDeque<WorkRequest> ready = new ArrayDeque<>();
     private boolean workerScheduled;
     private final AtomicInteger callbackFailures = new AtomicInteger();
-    private final AtomicLong workRequestsProcessed = new AtomicLong();
 
     ReferenceAdapter(HostMemory memory, ReferenceSettings settings, ReferencePolicy policy) {
         this.memory = Objects.requireNonNull(memory, "memory");
@@ -140,14 +138,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     @Override
     public int adapterFlags() {
         return adapterFlags;
-    }
-
-    @Override
-    public boolean isLiveLogicalPage(long logicalAddress) {
-        if ((logicalAddress & (pageSize() - 1L)) != 0) {
-            return false;
-        }
-        return lamContaining(logicalAddress) != null;
     }
 
     // ------------------------------------------------------------------ NdkAdapter
@@ -518,11 +508,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         return callbackFailures.get();
     }
 
-    /** @return work requests processed (completed with any status) since the adapter opened */
-    public long workRequestsProcessed() {
-        return workRequestsProcessed.get();
-    }
-
     // ------------------------------------------------------------------ tokens
 
     /** Under the lock: a fresh token from the {@code token-allocator} piece. */
@@ -543,16 +528,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     /** Under the lock: what the token names (Region, ReferencePd, ReferenceMr) or null. O(1). */
     Object tokenHolder(int token) {
         return tokens.get(token);
-    }
-
-    /** @return the number of tokens in the table (live registrations, reservations, privileged tokens) */
-    int tokenCount() {
-        lock.lock();
-        try {
-            return tokens.size();
-        } finally {
-            lock.unlock();
-        }
     }
 
     /**
@@ -657,7 +632,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         while ((wr = ready.poll()) != null) {
             if (!wr.done) {
                 DataPath.process(this, wr);
-                workRequestsProcessed.incrementAndGet();
             }
         }
     }

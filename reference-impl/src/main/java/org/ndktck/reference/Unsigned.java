@@ -40,14 +40,4 @@ public final class Unsigned {
         long high = Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
         return high != 0 ? MAX : a * b;
     }
-
-    /** @return true when {@code a > b} as unsigned values */
-    public static boolean greater(long a, long b) {
-        return Long.compareUnsigned(a, b) > 0;
-    }
-
-    /** @return the ULONG carried in {@code v} */
-    public static long u32(int v) {
-        return Integer.toUnsignedLong(v);
-    }
 }

@@ -33,11 +33,28 @@ final class HandMadeRequests {
             if (misaligned < 0 && (adapterPageArray[i] & mask) != 0) {
                 misaligned = i;
             }
-            if (unmapped < 0 && !adapter.isLiveLogicalPage(adapterPageArray[i] & ~mask)) {
+            if (unmapped < 0 && !isLiveLogicalPage(adapter, adapterPageArray[i] & ~mask)) {
                 unmapped = i;
             }
         }
         return new FastRegisterRequest(adapter, qpConnected, mr, adapterPageCount, adapterPageArray, arrayLength, fbo, length,
                 baseVirtualAddress, flags, misaligned, unmapped);
+    }
+
+    /** @return true when {@code logicalAddress} starts a PAGE_SIZE page of a live LAM of the adapter (real or fake) */
+    static boolean isLiveLogicalPage(AdapterView adapter, long logicalAddress) {
+        if (adapter instanceof StandardChecksTest.FakeAdapter fake) {
+            return fake.live().test(logicalAddress);
+        }
+        ReferenceAdapter real = (ReferenceAdapter) adapter;
+        if ((logicalAddress & (real.pageSize() - 1L)) != 0) {
+            return false;
+        }
+        real.lock.lock();
+        try {
+            return real.lamContaining(logicalAddress) != null;
+        } finally {
+            real.lock.unlock();
+        }
     }
 }

@@ -21,11 +21,8 @@ class StandardChecksTest {
     static final int PS = 4096;
     static final ReferencePolicy POLICY = ReferencePolicy.standard();
 
+    /** An adapter view whose live logical pages are those {@code live} accepts. */
     record FakeAdapter(ReferenceSettings settings, int adapterFlags, LongPredicate live) implements AdapterView {
-        @Override
-        public boolean isLiveLogicalPage(long logicalAddress) {
-            return live.test(logicalAddress);
-        }
     }
 
     static final AdapterView ADAPTER = new FakeAdapter(ReferenceSettings.DEFAULTS,
