@@ -262,6 +262,33 @@ public final class SectionFaults implements NdkProviderSource {
                         return inner.apply(w);
                     }
                 }));
+        out.add(wrapped("fault:SGE-3/inline-first-page-only", "an INLINE send gathers each SGE only up to the end of the page it "
+                + "starts in, so inline bytes that cross a page boundary are cut short", () -> new Hooks() {
+                    @Override
+                    public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+                        if (w.call() != NdkCall.SEND || (w.flags() & NdkOpFlags.INLINE) == 0) {
+                            return inner.apply(w);
+                        }
+                        long p = qp.adapter.pageSize();
+                        NdkSge[] cut = new NdkSge[w.sgl().length];
+                        for (int i = 0; i < cut.length; i++) {
+                            NdkSge sge = w.sgl()[i];
+                            long toPageEnd = p - Long.remainderUnsigned(sge.address(), p);
+                            cut[i] = new NdkSge(sge.address(), (int) Math.min(sge.unsignedLength(), toPageEnd), sge.memoryRegionToken());
+                        }
+                        return inner.apply(w.withSgl(cut));
+                    }
+                }));
+        out.add(wrapped("fault:SGE-3/inline-first-sge-only", "an INLINE send gathers its first SGE only; the bytes of the others are never sent",
+                () -> new Hooks() {
+                    @Override
+                    public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+                        if (w.call() != NdkCall.SEND || (w.flags() & NdkOpFlags.INLINE) == 0 || w.sgl().length < 2) {
+                            return inner.apply(w);
+                        }
+                        return inner.apply(w.withSgl(new NdkSge[]{w.sgl()[0]}));
+                    }
+                }));
     }
 
     // ------------------------------------------------------------------ LAMs and MDL addresses

@@ -59,4 +59,10 @@ public record WorkRequest(NdkCall call, Object context, NdkMr mr, int adapterPag
         return new WorkRequest(call, context, mr, adapterPageCount, adapterPageArray, fbo, length, baseVirtualAddress, sgl,
                 remoteAddress, token, flags);
     }
+
+    /** @return a copy with another SGL */
+    public WorkRequest withSgl(NdkSge[] newSgl) {
+        return new WorkRequest(call, context, mr, adapterPageCount, adapterPageArray, fbo, length, baseVirtualAddress, newSgl,
+                remoteAddress, remoteToken, flags);
+    }
 }

@@ -59,30 +59,23 @@ final class DataMover {
         }
     }
 
-    /**
-     * Copies min(bytes of {@code from}, bytes of {@code to}) bytes, in order.
-     *
-     * @return the bytes copied
-     */
-    static long copy(HostMemory memory, List<Span> from, List<Span> to) {
+    /** Copies min(bytes of {@code from}, bytes of {@code to}) bytes, in order. */
+    static void copy(HostMemory memory, List<Span> from, List<Span> to) {
         int pageSize = memory.pageSize();
         byte[] buffer = new byte[pageSize];
         Cursor src = new Cursor(from);
         Cursor dst = new Cursor(to);
-        long copied = 0;
         while (src.ready() && dst.ready()) {
             int chunk = (int) Math.min(src.run(), dst.run());
             memory.read(src.frame(), src.offset(pageSize), buffer, 0, chunk);
             memory.write(dst.frame(), dst.offset(pageSize), buffer, 0, chunk);
             src.advance(chunk);
             dst.advance(chunk);
-            copied += chunk;
         }
-        return copied;
     }
 
     /** Copies {@code bytes} (captured INLINE data) into {@code to}, in order. */
-    static long copyIn(HostMemory memory, byte[] bytes, List<Span> to) {
+    static void copyIn(HostMemory memory, byte[] bytes, List<Span> to) {
         int pageSize = memory.pageSize();
         Cursor dst = new Cursor(to);
         int done = 0;
@@ -92,7 +85,6 @@ final class DataMover {
             dst.advance(chunk);
             done += chunk;
         }
-        return done;
     }
 
     /** Reads {@code total} bytes of {@code from} (INLINE data at post time). */

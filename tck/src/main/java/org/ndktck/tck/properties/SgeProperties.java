@@ -183,15 +183,18 @@ public class SgeProperties {
 
     /**
      * SGE-3: an NdkSend with NDK_OP_FLAG_INLINE (on QPs created with an InlineDataSize) whose SGE token is
-     * 0xFFFFFFFF or 0 succeeds, and the peer's receive buffer holds the source bytes. The source lies in
-     * memory registered on the target's PD (the SPI moves bytes through page frames only). The try is
-     * rejected when the adapter offers no inline data.
+     * 0xFFFFFFFF or 0 succeeds, and the peer's receive buffer holds the source bytes, in order. The source lies in
+     * memory registered on the target's PD (the SPI moves bytes through page frames only). Half the tries put the
+     * bytes across a page boundary of the source and of the receive buffer, and, where the QP takes two SGEs,
+     * half split the source into two SGEs (so the inline bytes are gathered and scattered in several pieces).
+     * The try is rejected when the adapter offers no inline data.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
     @NdkRule("SGE-3")
     @Tag("SGE-3")
     void inlineRequestsIgnoreTheSgeToken(@ForAll boolean allOnes, @ForAll @IntRange(min = 1, max = 256) int nSeed,
-                                         @ForAll @IntRange(min = 0, max = 1 << 20) int seed) {
+                                         @ForAll @IntRange(min = 0, max = 1 << 20) int seed, @ForAll boolean straddle,
+                                         @ForAll boolean twoSges) {
         NdkSession.inTry(s -> {
             int inline = (int) Math.min(256, Integer.toUnsignedLong(s.info().maxInlineDataSize()));
             net.jqwik.api.Assume.that(inline > 0);
@@ -200,25 +203,33 @@ public class SgeProperties {
                 int p = s.pageSize();
                 int n = 1 + (nSeed - 1) % inline;
                 SessionTools.QpRef[] pair = t.connectedPair(inline);
-                SessionTools.Registered src = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
-                SessionTools.Registered sink = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
-                int k = seed % (p - n + 1);
+                SessionTools.Registered src = t.registered(s.target(), 2, 0, 2L * p, NdkMrFlags.ALLOW_LOCAL_READ);
+                SessionTools.Registered sink = t.registered(s.peer(), 2, 0, 2L * p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                boolean cross = straddle && n > 1;
+                // k (source) and j (receive buffer): with cross, both ranges start 1 to n - 1 bytes before a page end
+                int k = cross ? p - 1 - seed % (n - 1) : seed % (p - n + 1);
+                int j = cross ? p - 1 - (seed >>> 8) % (n - 1) : 0;
+                boolean split = twoSges && n > 1 && Math.min(2, Integer.toUnsignedLong(s.info().maxInitiatorRequestSge())) >= 2;
+                int m = split ? 1 + (seed >>> 4) % (n - 1) : n;
                 int token = allOnes ? 0xFFFF_FFFF : 0;
-                NdkSge sge = new NdkSge(src.va() + k, n, token);
+                NdkSge[] sges = split
+                        ? new NdkSge[]{new NdkSge(src.va() + k, m, token), new NdkSge(src.va() + k + m, n - m, token)}
+                        : new NdkSge[]{new NdkSge(src.va() + k, n, token)};
                 byte[] expected = src.buffer().read(k, n);
-                WorkRequest recv = t.receive(pair[1], new NdkSge[]{sink.sge(0, n)}, NdkOperationType.RECEIVE);
-                NdkSession.WrOutcome send = t.complete(t.send(pair[0], new NdkSge[]{sge}, NdkOpFlags.INLINE));
+                WorkRequest recv = t.receive(pair[1], new NdkSge[]{sink.sge(j, n)}, NdkOperationType.RECEIVE);
+                NdkSession.WrOutcome send = t.complete(t.send(pair[0], sges, NdkOpFlags.INLINE));
                 if (!send.succeeded()) {
                     throw Violations.of("SGE-3", send.call() + " (InlineDataSize " + inline + ")",
                             "STATUS_SUCCESS: an INLINE request ignores its SGE token", send.describe());
                 }
                 NdkSession.WrOutcome ro = t.complete(recv);
-                byte[] got = sink.buffer().read(0, n);
+                byte[] got = sink.buffer().read(j, n);
                 if (!ro.succeeded() || !Arrays.equals(got, expected)) {
-                    throw Violations.of("SGE-3", send.call(), "the source bytes " + Hex.bytes(expected) + " in the peer's receive buffer",
+                    throw Violations.of("SGE-3", send.call(), "the source bytes " + Hex.bytes(expected) + " at offset " + j
+                                    + " of the peer's receive buffer",
                             "the receive " + ro.describe() + ", the buffer holds " + Hex.bytes(got));
                 }
-                sink.buffer().expectWrite(0, expected);
+                sink.buffer().expectWrite(j, expected);
             }
         });
     }

@@ -63,7 +63,8 @@ class SectionFaultsTest {
         for (String f : List.of("fault:PRIV-1/privileged-refused", "fault:PRIV-2/pd-wide-key", "fault:PRIV-3/privileged-read-sink-refused")) {
             c.add(new Case(f, PrivilegedTokenProperties.class));
         }
-        for (String f : List.of("fault:SGE-2/bounds-ignored", "fault:SGE-2/foreign-pd", "fault:SGE-3/token-checked")) {
+        for (String f : List.of("fault:SGE-2/bounds-ignored", "fault:SGE-2/foreign-pd", "fault:SGE-3/token-checked",
+                "fault:SGE-3/inline-first-page-only", "fault:SGE-3/inline-first-sge-only")) {
             c.add(new Case(f, SgeProperties.class));
         }
         for (String f : List.of("fault:LAM-2/gaps-accepted", "fault:LAM-3/truncates", "fault:LAM-3/size-not-returned", "fault:LAM-4/fbo-zero",
