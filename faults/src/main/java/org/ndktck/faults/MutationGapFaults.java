@@ -15,6 +15,7 @@ import org.ndktck.reference.Pieces;
 import org.ndktck.reference.ReferenceProvider;
 import org.ndktck.reference.RegisterMrRequest;
 import org.ndktck.spec.Mdl;
+import org.ndktck.spec.NdkLogicalAddressMapping;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkProvider;
@@ -96,6 +97,9 @@ public final class MutationGapFaults implements NdkProviderSource {
         out.add(Variants.wrapped("fault:MR-FR-3/page-array-as-one-run",
                 "NdkFastRegister uses AdapterPageArray[0] and assumes the other entries follow it page by page",
                 PageArrayAsOneRun::new));
+        out.add(Variants.wrapped("fault:MR-FR-10/page-array-from-lam-start",
+                "NdkFastRegister maps a page array that starts at a later page of a LAM as if it started at the LAM's first page",
+                PageArrayFromLamStart::new));
         return out;
     }
 
@@ -160,6 +164,52 @@ public final class MutationGapFaults implements NdkProviderSource {
             return inner.apply(new WorkRequest(request.call(), request.context(), request.mr(), request.adapterPageCount(), run,
                     request.fbo(), request.length(), request.baseVirtualAddress(), request.sgl(), request.remoteAddress(),
                     request.remoteToken(), request.flags()));
+        }
+    }
+
+    /**
+     * Remembers the LAMs the consumer builds; an NdkFastRegister whose AdapterPageArray[0] is a later page k of
+     * one of them gets every entry moved back by k pages, so the registration maps the LAM from its first page.
+     * Page arrays that start at a LAM's first page are unaffected.
+     */
+    static final class PageArrayFromLamStart implements Hooks {
+        private final List<NdkLogicalAddressMapping> lams = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public NtStatus buildLam(ForwardingAdapter adapter, Mdl mdl, NdkLogicalAddressMapping lam, org.ndktck.spec.RequestCompletion completion,
+                                 Object context, RequestCall inner) {
+            lams.add(lam);
+            return inner.invoke(completion, context);
+        }
+
+        @Override
+        public void releaseLam(NdkLogicalAddressMapping lam, Runnable inner) {
+            lams.remove(lam);
+            inner.run();
+        }
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest request, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            long[] given = request.adapterPageArray();
+            if (request.call() != NdkCall.FAST_REGISTER || given == null || given.length == 0) {
+                return inner.apply(request);
+            }
+            for (NdkLogicalAddressMapping lam : lams) {
+                long[] pages = lam.adapterPageArray();
+                int n = Math.min(pages.length, lam.adapterPageCount());
+                for (int k = 1; k < n; k++) {
+                    if (pages[k] == given[0]) {
+                        long[] moved = given.clone();
+                        for (int i = 0; i < moved.length; i++) {
+                            moved[i] -= pages[k] - pages[0];
+                        }
+                        return inner.apply(new WorkRequest(request.call(), request.context(), request.mr(), request.adapterPageCount(),
+                                moved, request.fbo(), request.length(), request.baseVirtualAddress(), request.sgl(),
+                                request.remoteAddress(), request.remoteToken(), request.flags()));
+                    }
+                }
+            }
+            return inner.apply(request);
         }
     }
 }

@@ -397,9 +397,9 @@ public final class FastRegisterPlans {
 
     private static Arbitrary<FrPlan> misaligned(Limits l) {
         int p = l.pageSize();
-        Arbitrary<FrPlan> random = Combinators.combine(Arbitraries.integers().between(1, 8), fbos(l), Arbitraries.integers().between(0, 2),
+        Arbitrary<FrPlan> random = Combinators.combine(Arbitraries.integers().between(1, 8), fbos(l), Arbitraries.integers().between(0, 3),
                 Arbitraries.integers().between(0, 4), Arbitraries.longs()).as((pc, fbo, iSel, dSel, salt) -> {
-            int index = iSel == 0 ? 0 : iSel == 1 ? pc - 1 : (int) pick(mix(salt, 1), 0, pc - 1);
+            int index = iSel == 0 ? 0 : iSel == 1 ? pc - 1 : iSel == 2 ? FrPlan.EVERY_ENTRY : (int) pick(mix(salt, 1), 0, pc - 1);
             long delta = switch (dSel) {
                 case 0 -> 1;
                 case 1 -> 8;
@@ -407,13 +407,15 @@ public final class FastRegisterPlans {
                 case 3 -> p - 1;
                 default -> pick(mix(salt, 2), 1, p - 1);
             };
-            String edge = (index == 0 ? "first" : index == pc - 1 ? "last" : "middle") + " entry misaligned";
+            String edge = index == FrPlan.EVERY_ENTRY ? "every entry misaligned"
+                    : (index == 0 ? "first" : index == pc - 1 ? "last" : "middle") + " entry misaligned";
             return misalignedPlan(l, edge, pc, fbo, index, delta, pick(mix(salt, 3), 1, 1L << 24), salt);
         });
         List<FrPlan> edges = new ArrayList<>();
         edges.add(misalignedPlan(l, "first entry misaligned", 1, 0, 0, 1, 1, 0));
         edges.add(misalignedPlan(l, "last entry misaligned", 3, 0, 2, p - 1, 1, 0));
         edges.add(misalignedPlan(l, "first entry misaligned", 2, p - 1, 0, p / 2, 1, 0));
+        edges.add(misalignedPlan(l, "every entry misaligned", 3, 0, FrPlan.EVERY_ENTRY, 0x10, 1, 0));
         return withEdges(random, edges);
     }
 

@@ -9,8 +9,9 @@ import static org.ndktck.tck.harness.Hex.u64;
  *
  * <p>Shapes: the kit allocates {@code lamPages} pages, describes them with one MDL whose first byte is at
  * offset {@code fbo mod PAGE_SIZE}, builds a LAM over it (NdkBuildLam), and passes the first
- * {@code pageCount} entries of that LAM (with entry {@code misalignIndex} moved by {@code misalignDelta}
- * bytes when {@code misalignDelta != 0}). Byte k of the region is byte {@code fbo + k} of the buffer.
+ * {@code pageCount} entries of that LAM (with entry {@code misalignIndex}, or every entry when it is
+ * {@link #EVERY_ENTRY}, moved by {@code misalignDelta} bytes when {@code misalignDelta != 0}). Byte k of the
+ * region is byte {@code fbo + k} of the buffer.
  *
  * @param kind               what the request breaks
  * @param edge               the edge class it belongs to (for coverage statistics), e.g. {@code one past}
@@ -22,13 +23,15 @@ import static org.ndktck.tck.harness.Hex.u64;
  * @param length             Length in bytes (SIZE_T in a long, unsigned)
  * @param baseVirtualAddress BaseVirtualAddress (PVOID in a long, unsigned)
  * @param flags              NDK_OP_FLAG_* bits
- * @param misalignIndex      entry moved off PAGE_SIZE alignment, or -1
+ * @param misalignIndex      entry moved off PAGE_SIZE alignment, {@link #EVERY_ENTRY}, or -1
  * @param misalignDelta      bytes it is moved by (0: none)
  * @param salt               chooses probe offsets deterministically
  */
 public record FrPlan(FrCase kind, String edge, int initPageCount, boolean remoteAccess, int lamPages, int pageCount,
                      int fbo, long length, long baseVirtualAddress, int flags, int misalignIndex, long misalignDelta,
                      long salt) {
+    /** {@link #misalignIndex()} when every entry is moved by the same delta (byte addresses passed as page addresses). */
+    public static final int EVERY_ENTRY = -2;
 
     /** @return a copy with other flags and RemoteAccess */
     public FrPlan withFlags(int newFlags, boolean newRemoteAccess) {
@@ -46,6 +49,6 @@ public record FrPlan(FrCase kind, String edge, int initPageCount, boolean remote
         return "FrPlan{" + kind + " (" + edge + "), Init(AdapterPageCount=" + u32(initPageCount) + ", RemoteAccess=" + remoteAccess
                 + "), LAM pages=" + lamPages + ", AdapterPageCount=" + u32(pageCount) + ", FBO=" + u32(fbo) + ", Length=" + u64(length)
                 + ", BaseVirtualAddress=" + u64(baseVirtualAddress) + ", Flags=" + u32(flags)
-                + (misalignDelta != 0 ? ", AdapterPageArray[" + misalignIndex + "] += " + u64(misalignDelta) : "") + ", salt=" + salt + "}";
+                + (misalignDelta != 0 ? ", AdapterPageArray[" + (misalignIndex == EVERY_ENTRY ? "every entry" : misalignIndex) + "] += " + u64(misalignDelta) : "") + ", salt=" + salt + "}";
     }
 }

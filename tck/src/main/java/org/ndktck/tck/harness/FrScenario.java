@@ -58,11 +58,25 @@ public final class FrScenario {
             long[] joined = Arrays.copyOf(lam.pages(), lam.pages().length + second.pages().length);
             System.arraycopy(second.pages(), 0, joined, lam.pages().length, second.pages().length);
             pages = Arrays.copyOf(joined, plan.pageCount());
+        } else if (windowAt(plan) > 0) {
+            // the LAM starts windowAt pages before the buffer (a chain of a prefix buffer and this one), and the page
+            // array is the LAM's entries from there on: a run of one LAM that does not start at its first page
+            int w = windowAt(plan);
+            long vaPage = va - inPage;
+            HostBuffer prefix = s.allocate(w);
+            Mdl chain = prefix.mdl(vaPage - (long) w * p, 0, w * p);
+            chain.setNext(buffer.mdl(vaPage, 0, inPage + byteCount));
+            lam = s.buildLam(chain, (long) w * p + inPage + Integer.toUnsignedLong(byteCount));
+            pages = Arrays.copyOfRange(lam.pages(), w, w + plan.pageCount());
         } else {
             lam = s.buildLam(buffer.mdl(va, 0, byteCount), Integer.toUnsignedLong(byteCount));
             pages = Arrays.copyOf(lam.pages(), plan.pageCount());
         }
-        if (plan.misalignDelta() != 0) {
+        if (plan.misalignDelta() != 0 && plan.misalignIndex() == FrPlan.EVERY_ENTRY) {
+            for (int i = 0; i < pages.length; i++) {
+                pages[i] += plan.misalignDelta();
+            }
+        } else if (plan.misalignDelta() != 0) {
             pages[plan.misalignIndex()] += plan.misalignDelta();
         }
         NdkMr mr = s.fastRegisterMr(plan.initPageCount(), plan.remoteAccess());
@@ -81,6 +95,19 @@ public final class FrScenario {
             return 0;
         }
         return 1 + (int) Long.remainderUnsigned(h >>> 8, n - 1);
+    }
+
+    /**
+     * @param plan the plan
+     * @return how many LAM pages come before the page array's first entry (1 or 2), or 0 when the array starts at
+     *     the LAM's first page: one plan in three of those with one LAM of at most 4096 pages, chosen by the salt
+     */
+    static int windowAt(FrPlan plan) {
+        long h = plan.salt() * 0xC2B2_AE3D_27D4_EB4FL;
+        if (splitAt(plan) > 0 || plan.lamPages() > 4096 || Long.remainderUnsigned(h, 3) != 0) {
+            return 0;
+        }
+        return 1 + (int) Long.remainderUnsigned(h >>> 8, 2);
     }
 
     /** @return the plan */

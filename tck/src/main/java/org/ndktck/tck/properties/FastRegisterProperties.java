@@ -507,7 +507,10 @@ public class FastRegisterProperties {
         return breaking(FrCase.PAGE_MISALIGNED);
     }
 
-    /** MR-FR-17: a page array with an entry that is not PAGE_SIZE-aligned is never registered. */
+    /**
+     * MR-FR-17: a page array with an entry that is not PAGE_SIZE-aligned is never registered: the first, the
+     * last, a middle one, or every entry moved by the same delta (byte addresses passed for pages).
+     */
     @Property
     @NdkRule("MR-FR-17")
     @Tag("MR-FR-17")
@@ -515,8 +518,10 @@ public class FastRegisterProperties {
         cover(plan, this::misaligned);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            Checks.neverRegistered(s, sc, "MR-FR-17", () -> "AdapterPageArray[" + plan.misalignIndex() + "] = "
-                    + Hex.u64(sc.pageArray()[plan.misalignIndex()]) + " is not PAGE_SIZE-aligned");
+            int shown = plan.misalignIndex() == FrPlan.EVERY_ENTRY ? 0 : plan.misalignIndex();
+            Checks.neverRegistered(s, sc, "MR-FR-17", () -> "AdapterPageArray[" + shown + "] = "
+                    + Hex.u64(sc.pageArray()[shown]) + " is not PAGE_SIZE-aligned"
+                    + (plan.misalignIndex() == FrPlan.EVERY_ENTRY ? " (as is every entry)" : ""));
         });
     }
 
