@@ -100,6 +100,10 @@ public final class MutationGapFaults implements NdkProviderSource {
         out.add(Variants.wrapped("fault:MR-FR-10/page-array-from-lam-start",
                 "NdkFastRegister maps a page array that starts at a later page of a LAM as if it started at the LAM's first page",
                 PageArrayFromLamStart::new));
+        out.add(Variants.wrapped("fault:MR-FR-17/run-rounded-down",
+                "NdkFastRegister checks alignment entry by entry only when the page array is not one run; a run is taken from "
+                        + "its first entry rounded down to its page, so an array whose every entry is off by the same bytes is registered",
+                RunRoundedDown::new));
         return out;
     }
 
@@ -210,6 +214,40 @@ public final class MutationGapFaults implements NdkProviderSource {
                 }
             }
             return inner.apply(request);
+        }
+    }
+
+    /**
+     * An AdapterPageArray of two or more entries that is one run (entry i = entry 0 + i × PAGE_SIZE) reaches the provider with every
+     * entry rounded down to its page; other arrays pass unchanged (and a lone misaligned entry is still refused).
+     */
+    static final class RunRoundedDown implements Hooks {
+        private volatile ForwardingAdapter adapter;
+
+        @Override
+        public void attach(ForwardingAdapter adapter) {
+            this.adapter = adapter;
+        }
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest request, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            long[] given = request.adapterPageArray();
+            if (request.call() != NdkCall.FAST_REGISTER || given == null || given.length < 2) {
+                return inner.apply(request);
+            }
+            long p = Integer.toUnsignedLong(adapter.pageSize());
+            for (int i = 1; i < given.length; i++) {
+                if (given[i] != given[0] + i * p) {
+                    return inner.apply(request);
+                }
+            }
+            long[] rounded = new long[given.length];
+            for (int i = 0; i < rounded.length; i++) {
+                rounded[i] = given[i] & -p;
+            }
+            return inner.apply(new WorkRequest(request.call(), request.context(), request.mr(), request.adapterPageCount(), rounded,
+                    request.fbo(), request.length(), request.baseVirtualAddress(), request.sgl(), request.remoteAddress(),
+                    request.remoteToken(), request.flags()));
         }
     }
 }

@@ -392,7 +392,9 @@ public final class FastRegisterPlans {
 
     private static FrPlan misalignedPlan(Limits l, String edge, int pc, int fbo, int index, long delta, long n, long salt) {
         long len = limit(l, pc, fbo);
-        return new FrPlan(FrCase.PAGE_MISALIGNED, edge, pc, true, pc, pc, fbo, len, bva(l, fbo, n), 0x38, index, delta, salt);
+        // an odd salt gives the LAM one page more than the array uses
+        int lamPages = pc + (int) (salt & 1);
+        return new FrPlan(FrCase.PAGE_MISALIGNED, edge, pc, true, lamPages, pc, fbo, len, bva(l, fbo, n), 0x38, index, delta, salt);
     }
 
     private static Arbitrary<FrPlan> misaligned(Limits l) {
@@ -415,7 +417,9 @@ public final class FastRegisterPlans {
         edges.add(misalignedPlan(l, "first entry misaligned", 1, 0, 0, 1, 1, 0));
         edges.add(misalignedPlan(l, "last entry misaligned", 3, 0, 2, p - 1, 1, 0));
         edges.add(misalignedPlan(l, "first entry misaligned", 2, p - 1, 0, p / 2, 1, 0));
-        edges.add(misalignedPlan(l, "every entry misaligned", 3, 0, FrPlan.EVERY_ENTRY, 0x10, 1, 0));
+        // salt 1: one LAM, the array from its first page; salt 9: one LAM, the array from its third page (FrScenario)
+        edges.add(misalignedPlan(l, "every entry misaligned", 3, 0, FrPlan.EVERY_ENTRY, 0x10, 1, 1));
+        edges.add(misalignedPlan(l, "every entry misaligned", 3, 0, FrPlan.EVERY_ENTRY, 0x10, 1, 9));
         return withEdges(random, edges);
     }
 
