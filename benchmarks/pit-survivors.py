@@ -31,11 +31,12 @@ KILLED = {"KILLED", "TIMED_OUT", "MEMORY_ERROR", "RUN_ERROR", "NON_VIABLE"}
 
 
 def label(path):
-    """A short name of a run: the report directory of a mutations.csv, else the file name without .csv."""
+    """A short name of a run: the report directory of a mutations.csv, else the file name without -mutations.csv."""
     p = Path(path)
     if p.name == "mutations.csv":
         return p.parent.name
-    return p.name[:-4] if p.name.endswith(".csv") else p.name
+    name = p.name[:-4] if p.name.endswith(".csv") else p.name
+    return name[:-len("-mutations")] if name.endswith("-mutations") else name
 
 
 def read_run(path):
