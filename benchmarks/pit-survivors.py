@@ -1,37 +1,62 @@
 #!/usr/bin/env python3
 """Lists the mutants the kit did not kill, from PIT's mutations.csv, with the rule each one points to.
 
-Usage: benchmarks/pit-survivors.py [MUTATIONS_CSV ...] > survivors.md
-Several CSVs (one per provider configuration) count a mutant killed when any run killed it.
+Usage: benchmarks/pit-survivors.py [MAIN_CSV [CONFIG_CSV ...]] > survivors.md
+
+MAIN_CSV is the main run (every class, the reference's default settings; default
+tck/target/pit-reports/mutations.csv). Each CONFIG_CSV is a run of the same code in another provider
+configuration (the `mutation` profile's scoped executions, e.g. tck/target/pit-reports/ndk-1.1/mutations.csv).
+The mutants counted are those of the main run; the configuration runs are scoped subsets. A mutant counts as
+killed when any run detected it (a configuration run's rows not in the main run are reported on stderr and not
+counted). With one CSV the output is that run's score and survivors, as before.
+
+A mutant is identified by class, mutator, method and line (PIT's CSV has no description column); when several
+rows share these, the n-th of them in one run is matched with the n-th in another (PIT lists a class's mutants
+in the order its mutation engine found them, which is the same in every run of the same code).
+Detected, as PIT counts it in its score: KILLED, TIMED_OUT, MEMORY_ERROR, RUN_ERROR, NON_VIABLE.
+
 The rule of a mutant is taken from the Javadoc of the method it sits in (rule IDs such as MR-FR-3),
 else from the nearest Javadoc above its line; the source line is quoted for the reader.
 """
 import csv
 import re
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "reference-impl/src/main/java"
 RULE = re.compile(r"\b(?:[A-Z]{2,5}-)+(?:\d+|TOKEN(?:-PD)?)\b")
-KILLED = {"KILLED", "TIMED_OUT", "MEMORY_ERROR", "RUN_ERROR"}
+KILLED = {"KILLED", "TIMED_OUT", "MEMORY_ERROR", "RUN_ERROR", "NON_VIABLE"}
 
 
-def load(paths):
-    best = {}
-    for p in paths:
-        seen = Counter()
-        for r in csv.reader(open(p)):
+def label(path):
+    """A short name of a run: the report directory of a mutations.csv, else the file name without -mutations.csv."""
+    p = Path(path)
+    if p.name == "mutations.csv":
+        return p.parent.name
+    name = p.name[:-4] if p.name.endswith(".csv") else p.name
+    return name[:-len("-mutations")] if name.endswith("-mutations") else name
+
+
+def read_run(path):
+    """The rows of one mutations.csv as {mutant key: row}; the key is (class, mutator, method, line, n)."""
+    rows = {}
+    seen = Counter()
+    with open(path, newline="") as f:
+        for r in csv.reader(f):
             if len(r) < 6:
                 continue
             # several mutants may share class, mutator, method and line: the n-th of them in each run is one mutant
             base = (r[1], r[2], r[3], r[4])
             seen[base] += 1
-            key = base + (seen[base],)
-            if key not in best or r[5] in KILLED:
-                best[key] = r
-    return list(best.values())
+            rows[base + (seen[base],)] = r
+    return rows
+
+
+def score(statuses):
+    killed = sum(1 for s in statuses if s in KILLED)
+    return killed, (100 * killed / len(statuses) if statuses else 0.0)
 
 
 def source(cls):
@@ -55,25 +80,68 @@ def rule_for(lines, line):
 
 def main():
     paths = sys.argv[1:] or [str(ROOT / "tck/target/pit-reports/mutations.csv")]
-    rows = load(paths)
-    status = Counter(r[5] for r in rows)
-    killed = sum(status[s] for s in KILLED)
-    print(f"Mutants: {len(rows)}; killed {killed} ({100 * killed / len(rows):.1f} %); "
-          + ", ".join(f"{k} {v}" for k, v in sorted(status.items())))
+    if any(p in ("-h", "--help") for p in paths):
+        print(__doc__.strip())
+        return 0
+    for p in paths:
+        if not Path(p).is_file():
+            print(f"pit-survivors: no such file: {p}", file=sys.stderr)
+            return 2
+    main_run = read_run(paths[0])
+    if not main_run:
+        print(f"pit-survivors: no mutants in {paths[0]}", file=sys.stderr)
+        return 2
+    configs = [(label(p), read_run(p)) for p in paths[1:]]
+
+    # combined status of each mutant of the main run: detected when any run detected it
+    status = {k: r[5] for k, r in main_run.items()}
+    killer = {}  # mutants the main run did not detect but a configuration run did: key -> run label
+    for name, run in configs:
+        extra = [k for k in run if k not in main_run]
+        if extra:
+            print(f"pit-survivors: {len(extra)} mutants of {name} are not in the main run (different code?); "
+                  f"not counted, e.g. {extra[0][:4]}", file=sys.stderr)
+        for k, r in run.items():
+            if k in main_run and status[k] not in KILLED and r[5] in KILLED:
+                status[k] = r[5]
+                killer[k] = name
+
+    counts = Counter(status.values())
+    killed, pct = score(list(status.values()))
+    print(f"Mutants: {len(status)}; killed {killed} ({pct:.1f} %); "
+          + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    if configs:
+        print()
+        print("| run | mutants | killed | score | killed only by this run |")
+        print("|---|---:|---:|---:|---:|")
+        k0, p0 = score([r[5] for r in main_run.values()])
+        print(f"| {label(paths[0])} (main) | {len(main_run)} | {k0} | {p0:.1f} % | - |")
+        for name, run in configs:
+            kc, pc = score([r[5] for r in run.values()])
+            gained = sum(1 for v in killer.values() if v == name)
+            print(f"| {name} | {len(run)} | {kc} | {pc:.1f} % | {gained} |")
+        print(f"| combined | {len(status)} | {killed} | {pct:.1f} % | {len(killer)} |")
     print()
     print("| class | method | line | mutator | status | rule (from the Javadoc) | source line |")
     print("|---|---|---:|---|---|---|---|")
     cache = {}
-    for r in sorted(rows, key=lambda r: (r[1], int(r[4]), r[2])):
-        if r[5] in KILLED:
+    for k in sorted(status, key=lambda k: (k[0], int(k[3]), k[1], k[4])):
+        if status[k] in KILLED:
             continue
+        r = main_run[k]
+        st = r[5]
+        # the statuses of the configuration runs that mutated it too (all undetected here)
+        others = [f"{name}: {run[k][5]}" for name, run in configs if k in run]
+        if others:
+            st += " (" + "; ".join(others) + ")"
         cls = r[1]
         lines = cache.setdefault(cls, source(cls))
         ln = int(r[4])
         text = lines[ln - 1].strip().replace("|", "\\|") if 0 < ln <= len(lines) else ""
         mut = r[2].rsplit(".", 1)[-1].replace("Mutator", "")
-        print(f"| {cls.rsplit('.', 1)[-1]} | {r[3]} | {ln} | {mut} | {r[5]} | {rule_for(lines, ln)} | `{text[:90]}` |")
+        print(f"| {cls.rsplit('.', 1)[-1]} | {r[3]} | {ln} | {mut} | {st} | {rule_for(lines, ln)} | `{text[:90]}` |")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
