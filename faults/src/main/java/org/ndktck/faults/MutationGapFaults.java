@@ -104,6 +104,11 @@ public final class MutationGapFaults implements NdkProviderSource {
                 "NdkFastRegister checks alignment entry by entry only when the page array is not one run; a run is taken from "
                         + "its first entry rounded down to its page, so an array whose every entry is off by the same bytes is registered",
                 RunRoundedDown::new));
+        out.add(fault("fault:DEF-3/invalidate-defer-refused",
+                "NdkInvalidate refuses NDK_OP_FLAG_DEFER with STATUS_INVALID_PARAMETER although the adapter is NDKPI 1.2")
+                .replace(Pieces.INV_3_FLAGS, (org.ndktck.reference.InvalidateRequest r) ->
+                        failUnless((r.flags() & ~(NdkOpFlags.SILENT_SUCCESS | NdkOpFlags.READ_FENCE)) == 0))
+                .build());
         return out;
     }
 

@@ -121,12 +121,14 @@ public class DeferProperties {
         /** A valid write to the peer. */
         WRITE,
         /** A valid read from the peer. */
-        READ
+        READ,
+        /** A valid invalidation of the run's last fast-registered MR (one is fast-registered with DEFER first if none is). */
+        INVALIDATE
     }
 
     /**
-     * DEF-3 (NDKPI 1.2): a run of valid requests with DEFER (fast registrations, writes, reads) ended by a
-     * valid request without DEFER yields every request's CQ entry within the completion bound.
+     * DEF-3 (NDKPI 1.2): a run of valid requests with DEFER (fast registrations, invalidations, writes, reads)
+     * ended by a valid request without DEFER yields every request's CQ entry within the completion bound.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
     @NdkRule("DEF-3")
@@ -149,6 +151,19 @@ public class DeferProperties {
                                 k.remote().remoteToken(), NdkOpFlags.DEFER);
                         case READ -> t.read(t.target(), new NdkSge[]{k.local().sge((long) i * 32, 32)}, k.remote().va(),
                                 k.remote().remoteToken(), NdkOpFlags.DEFER);
+                        case INVALIDATE -> {
+                            if (lastMr == null) {
+                                lastMr = s.fastRegisterMr(1, true);
+                                WorkRequest fr = t.fastRegister(t.target(), lastMr, 1, k.lam().pages(), 0, p, t.freshVa(), RW | NdkOpFlags.DEFER);
+                                if (!NtStatus.STATUS_SUCCESS.equals(fr.returned())) {
+                                    throw Violations.of("DEF-3", fr.detail(), "STATUS_SUCCESS for a valid request with DEFER", "returned " + fr.returned());
+                                }
+                                posted.add(fr);
+                            }
+                            WorkRequest inv = t.invalidate(t.target(), lastMr, NdkOpFlags.DEFER);
+                            lastMr = null;
+                            yield inv;
+                        }
                     };
                     if (!NtStatus.STATUS_SUCCESS.equals(wr.returned())) {
                         throw Violations.of("DEF-3", wr.detail(), "STATUS_SUCCESS for a valid request with DEFER", "returned " + wr.returned());
