@@ -13,6 +13,7 @@ import org.ndktck.reference.Pieces;
 import org.ndktck.reference.ReferenceProvider;
 import org.ndktck.reference.RegisterMrRequest;
 import org.ndktck.reference.RuleCheck;
+import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkProvider;
 import org.ndktck.spec.NdkProviderSource;
 import org.ndktck.spec.NtStatus;
@@ -37,6 +38,12 @@ import org.ndktck.spec.NtStatus;
  *       boundary, does): with the reference's default 2^40 the kit cannot build a chain that long, which is why
  *       the boundary mutant of {@code StandardChecks.registerWithinMaxRegistrationSize} survives a PIT run at
  *       default settings.</li>
+ *   <li>{@code fault:MR-REG-13/empty-mdl-saturates}: NdkRegisterMr sums the chain's ByteCounts with an unsigned
+ *       add whose overflow test is off by one ({@code sum + b <= sum} instead of {@code <}), so an MDL of ByteCount
+ *       0 counts as an overflow and the total saturates at 2^64 &minus; 1: any Length then passes the MR-REG-13
+ *       check, and a chain with an empty MDL registers Length bytes over fewer pages. This is the surviving
+ *       {@code <}/{@code <=} mutant of {@code Unsigned.saturatingAdd} as {@code MdlChainSummary} uses it; the kit
+ *       catches it since its MR-REG-13 generator puts an MDL of ByteCount 0 in some chains.</li>
  * </ul>
  */
 public final class BoundaryFaults implements NdkProviderSource {
@@ -67,6 +74,28 @@ public final class BoundaryFaults implements NdkProviderSource {
                     long limit = max == -1L ? max : max + 1;
                     return failUnless(Long.compareUnsigned(r.length(), limit) <= 0);
                 }).build(), Map.of("maxRegistrationSize", "0x100000")));
+        out.add(fault("fault:MR-REG-13/empty-mdl-saturates",
+                "NdkRegisterMr's sum of the chain's ByteCounts takes a zero addend for an overflow and saturates, so a chain holding an "
+                        + "MDL of ByteCount 0 accepts any Length")
+                .replace(Pieces.MR_REG_13, (RuleCheck<RegisterMrRequest>) r ->
+                        failUnless(Long.compareUnsigned(r.length(), offByOneTotal(r.mdl(), r.chain().mdlCount())) <= 0))
+                .build());
         return out;
+    }
+
+    /**
+     * @param first  the first MDL
+     * @param mdls   the MDLs to walk at most (the chain's count from the reference's one pass, so a cycle ends)
+     * @return the chain's total ByteCount, unsigned, saturating at 2^64 - 1 when {@code sum + b <= sum}: off by
+     *         one, so a ByteCount of 0 saturates too
+     */
+    static long offByOneTotal(Mdl first, long mdls) {
+        long sum = 0;
+        long walked = 0;
+        for (Mdl m = first; m != null && walked < mdls; m = m.next(), walked++) {
+            long s = sum + m.unsignedByteCount();
+            sum = Long.compareUnsigned(s, sum) <= 0 ? -1L : s;
+        }
+        return sum;
     }
 }

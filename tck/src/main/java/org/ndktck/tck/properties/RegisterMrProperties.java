@@ -388,7 +388,10 @@ public class RegisterMrProperties {
         return RegisterPlans.breaking(RegCase.OVER_CHAIN, Limits.current());
     }
 
-    /** MR-REG-13: Length above the chain's total ByteCount is rejected (one past, a page past, 2^32 past, top bit set). */
+    /**
+     * MR-REG-13: Length above the chain's total ByteCount is rejected (one past, a page past, 2^32 past, top bit
+     * set), also when the chain holds an MDL of ByteCount 0 (it adds nothing to the total).
+     */
     @Property
     @NdkRule("MR-REG-13")
     @Tag("MR-REG-13")
