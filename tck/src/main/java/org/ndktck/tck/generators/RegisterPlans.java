@@ -276,11 +276,22 @@ public final class RegisterPlans {
         return withEdges(random, edges);
     }
 
+    /**
+     * MR-REG-13 requests: Length one byte, up to a page, 2^32 or 2^63 past the chain's total ByteCount. One
+     * draw in four puts an MDL of ByteCount 0 somewhere in the chain (first, inside or last): it adds nothing
+     * to the total, and a provider whose unsigned sum takes a zero addend for an overflow (and saturates) would
+     * see an unbounded chain.
+     */
     private static Arbitrary<RegPlan> overChain(Limits l) {
         int p = l.pageSize();
         Arbitrary<RegPlan> random = Combinators.combine(Arbitraries.integers().between(1, 3), offsets(l),
-                Arbitraries.integers().between(0, 3), Arbitraries.longs()).as((mdls, off, dSel, salt) -> {
+                Arbitraries.integers().between(0, 3), Arbitraries.integers().between(0, 3), Arbitraries.longs())
+                .as((mdls, off, dSel, eSel, salt) -> {
             int[] bc = chain(l, off, mdls, salt);
+            boolean empty = eSel == 0;
+            if (empty) {
+                bc = withEmptyMdl(bc, (int) pick(mix(salt, 4), 0, bc.length));
+            }
             long tot = total(bc);
             long d = switch (dSel) {
                 case 0 -> 1;
@@ -295,14 +306,24 @@ public final class RegisterPlans {
                 default -> "top bit set";
             };
             long va = vaBase(l, 0, mix(salt, 2), tot) + off;
-            return new RegPlan(RegCase.OVER_CHAIN, edge, va, bc, -1, 0, tot + d, 0x7, salt);
+            return new RegPlan(RegCase.OVER_CHAIN, empty ? edge + ", an MDL of ByteCount 0" : edge, va, bc, -1, 0, tot + d, 0x7, salt);
         });
         List<RegPlan> edges = new ArrayList<>();
         edges.add(new RegPlan(RegCase.OVER_CHAIN, "one past the chain", 0x10000L * p, new int[]{p}, -1, 0, p + 1L, 0x7, 0));
         edges.add(new RegPlan(RegCase.OVER_CHAIN, "one past the chain, 2 MDLs", 0x10000L * p + 5, new int[]{p - 5, p}, -1, 0, 2L * p - 4, 0x7, 0));
+        edges.add(new RegPlan(RegCase.OVER_CHAIN, "one past the chain, an MDL of ByteCount 0", 0x10000L * p, new int[]{p, 0, p}, -1, 0,
+                2L * p + 1, 0x7, 0));
         edges.add(new RegPlan(RegCase.OVER_CHAIN, "2^32 past the chain", 0x10000L * p, new int[]{p}, -1, 0, (1L << 32) + p, 0x7, 0));
         edges.add(new RegPlan(RegCase.OVER_CHAIN, "top bit set", 0x10000L * p, new int[]{p}, -1, 0, Long.MIN_VALUE + p, 0x7, 0));
         return withEdges(random, edges);
+    }
+
+    /** @return {@code bc} with an MDL of ByteCount 0 inserted before index {@code at} (0 to bc.length) */
+    private static int[] withEmptyMdl(int[] bc, int at) {
+        int[] out = new int[bc.length + 1];
+        System.arraycopy(bc, 0, out, 0, at);
+        System.arraycopy(bc, at, out, at + 1, bc.length - at);
+        return out;
     }
 
     private static final int[] UNDEFINED_LOW = {0x4, 0x6, 0xC, 0xE, 0x0, 0x2, 0x8, 0xA, 0x3, 0xB};

@@ -253,23 +253,38 @@ public class RegisterMrProperties {
 
     // ------------------------------------------------------------------ MR-REG-10
 
+    /**
+     * One case of the MR-REG-10 property.
+     *
+     * @param length NdkRegisterMr Length, bytes (SIZE_T in a long, unsigned)
+     * @param valid  true when Length is at most MaxRegistrationSize (the registration should work)
+     */
+    record RegistrationSize(long length, boolean valid) {
+        @Override
+        public String toString() {
+            return "Length " + Hex.u64(length) + (valid ? " (within" : " (beyond") + " MaxRegistrationSize)";
+        }
+    }
+
     @Provide
-    Arbitrary<long[]> registrationSizes() {
+    Arbitrary<RegistrationSize> registrationSizes() {
         Limits l = Limits.current();
         long p = l.pageSize();
         long max = l.maxRegistrationSize();
         long cap = (1L << 32) + 2 * p;
         long feasible = Long.compareUnsigned(max, cap) <= 0 ? max : cap;
-        List<long[]> edges = new ArrayList<>();
-        edges.add(new long[]{Math.min(feasible, p), 1});
-        edges.add(new long[]{feasible, 1});
+        List<RegistrationSize> edges = new ArrayList<>();
+        edges.add(new RegistrationSize(Math.min(feasible, p), true));
+        edges.add(new RegistrationSize(feasible, true));
         if (Long.compareUnsigned(max, 1L << 33) <= 0) {
-            edges.add(new long[]{max + 1, 0});
-            edges.add(new long[]{max + p, 0});
+            edges.add(new RegistrationSize(max + 1, false));
+            edges.add(new RegistrationSize(max + p, false));
         }
-        long[][] e = edges.toArray(new long[0][]);
-        Arbitrary<long[]> random = Combinators.combine(Arbitraries.longs().between(1, Math.min(feasible, 64 * p)), Arbitraries.integers().between(0, 1))
-                .as((len, beyond) -> beyond == 1 && Long.compareUnsigned(max, 1L << 33) <= 0 ? new long[]{max + len, 0} : new long[]{len, 1});
+        RegistrationSize[] e = edges.toArray(new RegistrationSize[0]);
+        Arbitrary<RegistrationSize> random = Combinators.combine(Arbitraries.longs().between(1, Math.min(feasible, 64 * p)),
+                Arbitraries.integers().between(0, 1))
+                .as((len, beyond) -> beyond == 1 && Long.compareUnsigned(max, 1L << 33) <= 0
+                        ? new RegistrationSize(max + len, false) : new RegistrationSize(len, true));
         return random.withoutEdgeCases().edgeCases(c -> c.filter(x -> false).add(e));
     }
 
@@ -282,9 +297,9 @@ public class RegisterMrProperties {
     @Property(tries = 200)
     @NdkRule("MR-REG-10")
     @Tag("MR-REG-10")
-    void maxRegistrationSizeIsTheLimit(@ForAll("registrationSizes") long[] sizeAndValid) {
-        long length = sizeAndValid[0];
-        boolean valid = sizeAndValid[1] == 1;
+    void maxRegistrationSizeIsTheLimit(@ForAll("registrationSizes") RegistrationSize size) {
+        long length = size.length();
+        boolean valid = size.valid();
         net.jqwik.api.statistics.Statistics.label("case").collect(valid ? "within MaxRegistrationSize" : "beyond MaxRegistrationSize");
         NdkSession.inTry(s -> {
             long p = s.pageSize();
@@ -373,7 +388,10 @@ public class RegisterMrProperties {
         return RegisterPlans.breaking(RegCase.OVER_CHAIN, Limits.current());
     }
 
-    /** MR-REG-13: Length above the chain's total ByteCount is rejected (one past, a page past, 2^32 past, top bit set). */
+    /**
+     * MR-REG-13: Length above the chain's total ByteCount is rejected (one past, a page past, 2^32 past, top bit
+     * set), also when the chain holds an MDL of ByteCount 0 (it adds nothing to the total).
+     */
     @Property
     @NdkRule("MR-REG-13")
     @Tag("MR-REG-13")
