@@ -104,6 +104,21 @@ public final class MutationGapFaults implements NdkProviderSource {
                 "NdkFastRegister checks alignment entry by entry only when the page array is not one run; a run is taken from "
                         + "its first entry rounded down to its page, so an array whose every entry is off by the same bytes is registered",
                 RunRoundedDown::new));
+        out.add(Variants.wrapped("fault:GEN-EXC-1/create-refusal-throws",
+                "NdkCreateCq and NdkCreateQp throw IllegalArgumentException where they would refuse their arguments inline",
+                () -> new Hooks() {
+                    @Override
+                    public <T extends org.ndktck.spec.NdkObject> org.ndktck.spec.CreateResult<T> create(NdkCall call,
+                            org.ndktck.spec.NdkObject parent, org.ndktck.spec.CreateCompletion<T> completion, Object context,
+                            CreateCall<T> inner) {
+                        org.ndktck.spec.CreateResult<T> r = inner.invoke(completion, context);
+                        if ((call == NdkCall.CREATE_CQ || call == NdkCall.CREATE_QP) && r != null && r.status() != null
+                                && !r.status().isPending() && !r.status().equals(STATUS_SUCCESS)) {
+                            throw new IllegalArgumentException(call + " refused its arguments: " + r.status());
+                        }
+                        return r;
+                    }
+                }));
         out.add(fault("fault:DEF-3/invalidate-defer-refused",
                 "NdkInvalidate refuses NDK_OP_FLAG_DEFER with STATUS_INVALID_PARAMETER although the adapter is NDKPI 1.2")
                 .replace(Pieces.INV_3_FLAGS, (org.ndktck.reference.InvalidateRequest r) ->

@@ -1,5 +1,7 @@
 package org.ndktck.tck.properties;
 
+import static org.ndktck.tck.harness.Hex.u32;
+
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -10,6 +12,8 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tag;
 import net.jqwik.api.statistics.Statistics;
 import org.ndktck.spec.Mdl;
+import org.ndktck.spec.NdkCq;
+import org.ndktck.spec.NdkQp;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.tck.NdkRule;
@@ -25,6 +29,8 @@ import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.ProviderThreads;
 import org.ndktck.tck.harness.RegScenario;
+import org.ndktck.tck.harness.RequestContext;
+import org.ndktck.tck.harness.SessionTools;
 import org.ndktck.tck.harness.Violations;
 
 import java.util.ArrayList;
@@ -306,5 +312,44 @@ public class GeneralAsyncProperties {
     void noCallThrows(@ForAll("workouts") Workout w) {
         label(w);
         NdkSession.inTry(s -> workout(s, w));
+    }
+
+    /** ULONG extremes for the numeric arguments of the create calls: 0, 1, 2^31 - 1, 2^31, 2^32 - 1 (in an int). */
+    @Provide
+    Arbitrary<Integer> ulongExtremes() {
+        return Arbitraries.of(0, 1, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF);
+    }
+
+    /**
+     * GEN-EXC-1: NdkCreateCq and NdkCreateQp whose QueueDepth, queue depths, SGE counts and InlineDataSize are ULONG
+     * extremes (0, 1, 2^31 - 1, 2^31, 2^32 - 1) end in STATUS_SUCCESS or an error status, inline or through the
+     * completion (GEN-CB-3, GEN-CB-4 as for every create), and never throw; whatever they create is closed again.
+     */
+    @Property(tries = 50)
+    @NdkRule("GEN-EXC-1")
+    @Tag("GEN-EXC-1")
+    void createCallsTakeAnyUlong(@ForAll("ulongExtremes") int queueDepth, @ForAll("ulongExtremes") int receiveQueueDepth,
+                                 @ForAll("ulongExtremes") int initiatorQueueDepth, @ForAll("ulongExtremes") int maxReceiveRequestSge,
+                                 @ForAll("ulongExtremes") int maxInitiatorRequestSge, @ForAll("ulongExtremes") int inlineDataSize) {
+        NdkSession.inTry(s -> {
+            try (SessionTools t = SessionTools.of(s)) {
+                s.qps();
+                NdkSession.Created<NdkCq> cq = s.create("NdkCreateCq", () -> "NdkCreateCq(QueueDepth=" + u32(queueDepth) + ")",
+                        op -> s.adapter().createCq(queueDepth, op.createCompletion(), op.context()));
+                if (cq.object() != null) {
+                    t.closeAndWait(cq.object());
+                }
+                NdkCq on = s.target().cq();
+                NdkSession.Created<NdkQp> qp = s.create("NdkCreateQp", () -> "NdkCreateQp(ReceiveQueueDepth=" + u32(receiveQueueDepth)
+                                + ", InitiatorQueueDepth=" + u32(initiatorQueueDepth) + ", MaxReceiveRequestSge=" + u32(maxReceiveRequestSge)
+                                + ", MaxInitiatorRequestSge=" + u32(maxInitiatorRequestSge) + ", InlineDataSize=" + u32(inlineDataSize) + ")",
+                        op -> s.target().pd().createQp(on, on, new RequestContext("QPContext of an extreme QP"), receiveQueueDepth,
+                                initiatorQueueDepth, maxReceiveRequestSge, maxInitiatorRequestSge, inlineDataSize, op.createCompletion(),
+                                op.context()));
+                if (qp.object() != null) {
+                    t.closeAndWait(qp.object());
+                }
+            }
+        });
     }
 }
