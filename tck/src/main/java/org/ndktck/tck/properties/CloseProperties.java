@@ -174,7 +174,9 @@ public class CloseProperties {
      * callback only after the request's completion has returned (checked from inside the close callback);
      * after a SUCCESS close the request must already have completed; and once the close has ended no
      * further callback of the MR arrives (through a quiet period). The request may complete with an error
-     * (for example STATUS_CANCELLED). With inline completions the request is over before the close.
+     * (for example STATUS_CANCELLED). With inline completions the request is over before the close. A completion
+     * on another thread is held inside the kit's callback until the close was called and a quiet period passed
+     * (at most half the completion bound), so the close meets a pending request whatever the provider's speed.
      */
     @Property(tries = 50, generation = GenerationMode.RANDOMIZED)
     @NdkRule("CL-4")
