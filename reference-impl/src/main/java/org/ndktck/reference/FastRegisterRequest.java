@@ -18,7 +18,8 @@ package org.ndktck.reference;
  * @param length              Length, bytes (SIZE_T in a long, unsigned)
  * @param baseVirtualAddress  BaseVirtualAddress (PVOID in a long, unsigned)
  * @param flags               NDK_OP_FLAG_* bits
- * @param firstMisalignedPage index of the first entry used that is not a multiple of PAGE_SIZE, or -1
+ * @param firstMisalignedPage index of the first entry used that is not a multiple of PAGE_SIZE, or -1; entries after
+ *                            the first unmapped one are not read (the array fails MR-FR-2 anyway)
  * @param firstUnmappedPage   index of the first entry used whose PAGE_SIZE page lies in no live LAM of the
  *                            adapter, or -1 (an entry inside a LAM page but not at its start counts as mapped
  *                            here; it is {@code firstMisalignedPage} that catches it)

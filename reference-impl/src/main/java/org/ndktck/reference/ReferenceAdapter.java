@@ -475,20 +475,37 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
             } finally {
                 lock.lock();
                 try {
-                    if (after != null) {
-                        after.run();
-                    }
-                    if (owner != null) {
-                        owner.outstanding--;
-                        owner.closeIfReady();
-                    }
+                    settle(owner, after);
                 } finally {
-                    inflight--;
-                    quiet.signalAll();
                     lock.unlock();
                 }
             }
         });
+    }
+
+    /**
+     * Under the lock, on the pool thread, once the callback of offloaded work has returned: runs {@code after},
+     * lets {@code owner} finish a close that waited for it, and drops the in-flight count, which also happens when
+     * a (faulty) piece throws in {@code after} or in the close (the exception then goes on).
+     */
+    private void settle(ReferenceObject owner, Runnable after) {
+        RuntimeException failure = null;
+        try {
+            if (after != null) {
+                after.run();
+            }
+            if (owner != null) {
+                owner.outstanding--;
+                owner.closeIfReady();
+            }
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        inflight--;
+        quiet.signalAll();
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     private void runCallback(Runnable callback) {

@@ -16,7 +16,9 @@ import java.util.Arrays;
  *
  * @param frames              page frame numbers of entries [0, firstUnmappedPage), or of every entry used when
  *                            {@code firstUnmappedPage} is -1; a fresh array, owned by whoever takes it
- * @param firstMisalignedPage index of the first entry that is not a multiple of PAGE_SIZE, or -1 (MR-FR-17)
+ * @param firstMisalignedPage index of the first entry that is not a multiple of PAGE_SIZE, or -1 (MR-FR-17); only
+ *                            entries before the first unmapped one are read (an array with an unmapped entry fails
+ *                            MR-FR-2 with the same STATUS_INVALID_PARAMETER)
  * @param firstUnmappedPage   index of the first entry whose PAGE_SIZE page lies in no live LAM of the adapter,
  *                            or -1 (MR-FR-2)
  */
@@ -65,13 +67,7 @@ record TranslatedPages(long[] frames, int firstMisalignedPage, int firstUnmapped
         if (i == count) {
             return new TranslatedPages(frames, firstMisaligned, -1);
         }
-        int firstUnmapped = i;
-        for (; firstMisaligned < 0 && i < count; i++) {
-            if ((pageArray[i] & mask) != 0) {
-                firstMisaligned = i;
-            }
-        }
-        return new TranslatedPages(Arrays.copyOf(frames, firstUnmapped), firstMisaligned, firstUnmapped);
+        return new TranslatedPages(Arrays.copyOf(frames, i), firstMisaligned, i);
     }
 
     /**
