@@ -119,6 +119,25 @@ public final class MutationGapFaults implements NdkProviderSource {
                         return r;
                     }
                 }));
+        out.add(Variants.wrapped("fault:LAM-4/size-left-as-offered",
+                "a successful NdkBuildLam leaves *pLAMSize at the size the consumer offered instead of the bytes it wrote",
+                () -> new Hooks() {
+                    @Override
+                    public NtStatus buildLam(ForwardingAdapter adapter, Mdl mdl, NdkLogicalAddressMapping lam,
+                                             org.ndktck.spec.RequestCompletion completion, Object context, RequestCall inner) {
+                        int offered = lam.lamSize();
+                        NtStatus r = inner.invoke(completion == null ? null : (ctx, st) -> {
+                            if (STATUS_SUCCESS.equals(st)) {
+                                lam.setLamSize(offered);
+                            }
+                            completion.complete(ctx, st);
+                        }, context);
+                        if (STATUS_SUCCESS.equals(r)) {
+                            lam.setLamSize(offered);
+                        }
+                        return r;
+                    }
+                }));
         out.add(fault("fault:DEF-3/invalidate-defer-refused",
                 "NdkInvalidate refuses NDK_OP_FLAG_DEFER with STATUS_INVALID_PARAMETER although the adapter is NDKPI 1.2")
                 .replace(Pieces.INV_3_FLAGS, (org.ndktck.reference.InvalidateRequest r) ->

@@ -173,14 +173,15 @@ public class LamProperties {
     /**
      * LAM-4: a successful NdkBuildLam over a valid chain (one to three MDLs, any offset, Length up to the
      * chain) reports AdapterPageCount = the pages spanned by (VA, Length), PAGE_SIZE-aligned entries,
-     * *pFBO = VA mod PAGE_SIZE and *pLAMSize = 16 + 8 × AdapterPageCount; and the mapping reaches the
+     * *pFBO = VA mod PAGE_SIZE and *pLAMSize = 16 + 8 × AdapterPageCount (the bytes written, also when the
+     * consumer offered up to 40 bytes more than needed); and the mapping reaches the
      * chain's own frames: an NdkSend from {logical address of chain byte k, privileged token} delivers
      * chain byte k, and a peer write through a fast registration over the LAM lands in chain byte k.
      */
     @Property
     @NdkRule("LAM-4")
     @Tag("LAM-4")
-    void aSuccessfulLamDescribesTheChainsPages(@ForAll("validChains") RegPlan plan) {
+    void aSuccessfulLamDescribesTheChainsPages(@ForAll("validChains") RegPlan plan, @ForAll @IntRange(min = 0, max = 40) int extraBytes) {
         Checks.cover("case", plan.edge(), this::validChains, RegPlan::edge);
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
@@ -191,7 +192,8 @@ public class LamProperties {
                 long length = plan.length();
                 int fbo = chain.byteOffset();
                 long span = Mdl.spanPages(fbo, length, p);
-                NdkLogicalAddressMapping lam = new NdkLogicalAddressMapping((int) NdkLogicalAddressMapping.bytesFor(span));
+                // *pLAMSize offered: exactly the bytes needed, or up to 40 more; on success it must say the bytes written
+                NdkLogicalAddressMapping lam = new NdkLogicalAddressMapping((int) NdkLogicalAddressMapping.bytesFor(span) + extraBytes);
                 NdkSession.Outcome o = t.buildLam(chain, length, lam);
                 if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(o.status())) {
                     net.jqwik.api.Assume.that(false);
