@@ -262,6 +262,20 @@ public final class SectionFaults implements NdkProviderSource {
                         return inner.apply(w);
                     }
                 }));
+        out.add(wrapped("fault:SGE-3/inline-write-token-checked", "an INLINE NdkWrite whose SGE token is 0 or 0xFFFFFFFF fails with "
+                + "STATUS_INVALID_PARAMETER (inline sends are handled right)", () -> new Hooks() {
+                    @Override
+                    public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+                        if (w.call() == NdkCall.WRITE && (w.flags() & NdkOpFlags.INLINE) != 0) {
+                            for (NdkSge sge : w.sgl()) {
+                                if (sge.memoryRegionToken() == 0 || sge.memoryRegionToken() == -1) {
+                                    return NtStatus.STATUS_INVALID_PARAMETER;
+                                }
+                            }
+                        }
+                        return inner.apply(w);
+                    }
+                }));
         out.add(wrapped("fault:SGE-3/inline-first-page-only", "an INLINE send gathers each SGE only up to the end of the page it "
                 + "starts in, so inline bytes that cross a page boundary are cut short", () -> new Hooks() {
                     @Override

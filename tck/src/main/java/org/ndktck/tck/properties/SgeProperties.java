@@ -181,19 +181,30 @@ public class SgeProperties {
         return v;
     }
 
+    /** The SGE token of an SGE-3 try. */
+    enum InlineToken {
+        /** 0xFFFFFFFF. */
+        ALL_ONES,
+        /** 0. */
+        ZERO,
+        /** The source region's own local token (valid: ignoring it must not break it either). */
+        OWN
+    }
+
     /**
-     * SGE-3: an NdkSend with NDK_OP_FLAG_INLINE (on QPs created with an InlineDataSize) whose SGE token is
-     * 0xFFFFFFFF or 0 succeeds, and the peer's receive buffer holds the source bytes, in order. The source lies in
-     * memory registered on the target's PD (the SPI moves bytes through page frames only). Half the tries put the
-     * bytes across a page boundary of the source and of the receive buffer, and, where the QP takes two SGEs,
-     * half split the source into two SGEs (so the inline bytes are gathered and scattered in several pieces); the
-     * receive buffer is often longer than the message, and its bytes past the message stay unchanged.
-     * The try is rejected when the adapter offers no inline data.
+     * SGE-3: an NdkSend, or an NdkWrite, with NDK_OP_FLAG_INLINE (on QPs created with an InlineDataSize) whose
+     * SGE token is 0xFFFFFFFF, 0 or the source region's own token succeeds, and the peer's receive buffer (or
+     * the peer region written) holds the source bytes, in order. The source lies in memory registered on the
+     * target's PD (the SPI moves bytes through page frames only). Half the tries put the bytes across a page
+     * boundary of the source and of the peer's buffer, and, where the QP takes two SGEs, half split the source
+     * into two SGEs (so the inline bytes are gathered and scattered in several pieces); the receive buffer is
+     * often longer than the message, and its bytes past the message stay unchanged. The try is rejected when
+     * the adapter offers no inline data.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
     @NdkRule("SGE-3")
     @Tag("SGE-3")
-    void inlineRequestsIgnoreTheSgeToken(@ForAll boolean allOnes, @ForAll @IntRange(min = 1, max = 256) int nSeed,
+    void inlineRequestsIgnoreTheSgeToken(@ForAll InlineToken tokenKind, @ForAll boolean write, @ForAll @IntRange(min = 1, max = 256) int nSeed,
                                          @ForAll @IntRange(min = 0, max = 1 << 20) int seed, @ForAll boolean straddle,
                                          @ForAll boolean twoSges) {
         NdkSession.inTry(s -> {
@@ -205,32 +216,45 @@ public class SgeProperties {
                 int n = 1 + (nSeed - 1) % inline;
                 SessionTools.QpRef[] pair = t.connectedPair(inline);
                 SessionTools.Registered src = t.registered(s.target(), 2, 0, 2L * p, NdkMrFlags.ALLOW_LOCAL_READ);
-                SessionTools.Registered sink = t.registered(s.peer(), 2, 0, 2L * p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                SessionTools.Registered sink = t.registered(s.peer(), 2, 0, 2L * p, write
+                        ? NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_REMOTE_WRITE : NdkMrFlags.ALLOW_LOCAL_WRITE);
                 boolean cross = straddle && n > 1;
-                // k (source) and j (receive buffer): with cross, both ranges start 1 to n - 1 bytes before a page end
+                // k (source) and j (peer buffer): with cross, both ranges start 1 to n - 1 bytes before a page end
                 int k = cross ? p - 1 - seed % (n - 1) : seed % (p - n + 1);
                 int j = cross ? p - 1 - (seed >>> 8) % (n - 1) : 0;
                 boolean split = twoSges && n > 1 && Math.min(2, Integer.toUnsignedLong(s.info().maxInitiatorRequestSge())) >= 2;
                 int m = split ? 1 + (seed >>> 4) % (n - 1) : n;
-                int token = allOnes ? 0xFFFF_FFFF : 0;
+                int token = switch (tokenKind) {
+                    case ALL_ONES -> 0xFFFF_FFFF;
+                    case ZERO -> 0;
+                    case OWN -> src.localToken();
+                };
                 NdkSge[] sges = split
                         ? new NdkSge[]{new NdkSge(src.va() + k, m, token), new NdkSge(src.va() + k + m, n - m, token)}
                         : new NdkSge[]{new NdkSge(src.va() + k, n, token)};
                 byte[] expected = src.buffer().read(k, n);
-                // the receive buffer is often longer than the message, as receive buffers usually are
-                int extra = (seed >>> 12) % 3 == 0 ? 0 : 1 + (seed >>> 14) % 64;
-                WorkRequest recv = t.receive(pair[1], new NdkSge[]{sink.sge(j, n + extra)}, NdkOperationType.RECEIVE);
-                NdkSession.WrOutcome send = t.complete(t.send(pair[0], sges, NdkOpFlags.INLINE));
-                if (!send.succeeded()) {
-                    throw Violations.of("SGE-3", send.call() + " (InlineDataSize " + inline + ")",
-                            "STATUS_SUCCESS: an INLINE request ignores its SGE token", send.describe());
+                NdkSession.WrOutcome ro = null;
+                NdkSession.WrOutcome sent;
+                if (write) {
+                    sent = t.complete(t.write(pair[0], sges, sink.va() + j, sink.remoteToken(), NdkOpFlags.INLINE));
+                } else {
+                    // the receive buffer is often longer than the message, as receive buffers usually are
+                    int extra = (seed >>> 12) % 3 == 0 ? 0 : 1 + (seed >>> 14) % 64;
+                    WorkRequest recv = t.receive(pair[1], new NdkSge[]{sink.sge(j, n + extra)}, NdkOperationType.RECEIVE);
+                    sent = t.complete(t.send(pair[0], sges, NdkOpFlags.INLINE));
+                    if (sent.succeeded()) {
+                        ro = t.complete(recv);
+                    }
                 }
-                NdkSession.WrOutcome ro = t.complete(recv);
+                if (!sent.succeeded()) {
+                    throw Violations.of("SGE-3", sent.call() + " (InlineDataSize " + inline + ")",
+                            "STATUS_SUCCESS: an INLINE request ignores its SGE token", sent.describe());
+                }
                 byte[] got = sink.buffer().read(j, n);
-                if (!ro.succeeded() || !Arrays.equals(got, expected)) {
-                    throw Violations.of("SGE-3", send.call(), "the source bytes " + Hex.bytes(expected) + " at offset " + j
-                                    + " of the peer's receive buffer",
-                            "the receive " + ro.describe() + ", the buffer holds " + Hex.bytes(got));
+                if ((ro != null && !ro.succeeded()) || !Arrays.equals(got, expected)) {
+                    throw Violations.of("SGE-3", sent.call(), "the source bytes " + Hex.bytes(expected) + " at offset " + j
+                                    + " of the peer's " + (write ? "region" : "receive buffer"),
+                            (ro == null ? "" : "the receive " + ro.describe() + ", ") + "the buffer holds " + Hex.bytes(got));
                 }
                 sink.buffer().expectWrite(j, expected);
             }

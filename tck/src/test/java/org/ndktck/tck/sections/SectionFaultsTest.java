@@ -64,7 +64,8 @@ class SectionFaultsTest {
             c.add(new Case(f, PrivilegedTokenProperties.class));
         }
         for (String f : List.of("fault:SGE-2/bounds-ignored", "fault:SGE-2/foreign-pd", "fault:SGE-3/token-checked",
-                "fault:SGE-3/inline-first-page-only", "fault:SGE-3/inline-first-sge-only")) {
+                "fault:SGE-3/inline-first-page-only", "fault:SGE-3/inline-first-sge-only",
+                "fault:SGE-3/inline-write-token-checked")) {
             c.add(new Case(f, SgeProperties.class));
         }
         for (String f : List.of("fault:LAM-2/gaps-accepted", "fault:LAM-3/truncates", "fault:LAM-3/size-not-returned", "fault:LAM-4/fbo-zero",
