@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -176,7 +177,8 @@ public class CloseProperties {
      * further callback of the MR arrives (through a quiet period). The request may complete with an error
      * (for example STATUS_CANCELLED). With inline completions the request is over before the close. A completion
      * on another thread is held inside the kit's callback until the close was called and a quiet period passed
-     * (at most half the completion bound), so the close meets a pending request whatever the provider's speed.
+     * (at most half the completion bound), so the close meets a pending request whatever the provider's speed; a
+     * provider whose call (the request or the close) waits for that completion gets it after one quiet period.
      */
     @Property(tries = 50, generation = GenerationMode.RANDOMIZED)
     @NdkRule("CL-4")
@@ -195,18 +197,37 @@ public class CloseProperties {
                 Thread kit = Thread.currentThread();
                 CountDownLatch closeCalled = new CountDownLatch(1);
                 long hold = s.bounds().completionNanos() / 2;
+                long quiet = s.bounds().quietNanos();
+                // when the kit thread entered the register (or initialize) call or the close call it is in, or 0
+                AtomicLong kitInCallSince = new AtomicLong(System.nanoTime());
                 Consumer<AsyncOp<NdkMr>> holdUntilClosed = op -> {
-                    if (Thread.currentThread() != kit) {
-                        try {
-                            closeCalled.await(hold, TimeUnit.NANOSECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
+                    if (Thread.currentThread() == kit) {
+                        return;
+                    }
+                    long start = System.nanoTime();
+                    try {
+                        while (!closeCalled.await(Math.max(1, quiet / 4), TimeUnit.NANOSECONDS)) {
+                            long since = kitInCallSince.get();
+                            long now = System.nanoTime();
+                            // a provider whose call waits for this completion (inside the request call, or inside a
+                            // close that waits for outstanding requests) is let go after a quiet period
+                            if (now - start > hold || (since != 0 && now - since > quiet && now - start > quiet)) {
+                                return;
+                            }
                         }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
                     }
                 };
-                AsyncOp<NdkMr> request = initialize ? t.startInitialize(mr, pages, true, holdUntilClosed)
-                        : t.startRegister(mr, b.mdl(t.freshVa(), 0, pages * p), (long) pages * p, NdkMrFlags.ALLOW_REMOTE_READ,
-                        holdUntilClosed);
+                AsyncOp<NdkMr> started;
+                try {
+                    started = initialize ? t.startInitialize(mr, pages, true, holdUntilClosed)
+                            : t.startRegister(mr, b.mdl(t.freshVa(), 0, pages * p), (long) pages * p, NdkMrFlags.ALLOW_REMOTE_READ,
+                            holdUntilClosed);
+                } finally {
+                    kitInCallSince.set(0);
+                }
+                AsyncOp<NdkMr> request = started;
                 AtomicReference<String> order = new AtomicReference<>();
                 boolean pendingBefore = request.returnedStatus().isPending() && !request.callbackReturned();
                 AsyncOp<NdkMr> close;
@@ -217,7 +238,8 @@ public class CloseProperties {
                                     + (request.callbacks() == 0 ? "not been called" : "not returned"));
                         }
                         closeCalled.countDown();
-                    });
+                    }, op -> kitInCallSince.set(System.nanoTime()));
+                    kitInCallSince.set(0);
                     if (NtStatus.STATUS_SUCCESS.equals(close.returnedStatus()) && request.returnedStatus().isPending()
                             && !request.callbackReturned()) {
                         order.compareAndSet(null, "the close returned STATUS_SUCCESS while the " + request.kind() + " had not completed");
