@@ -1,7 +1,6 @@
 package org.ndktck.faults;
 
-import static org.ndktck.spec.NtStatus.STATUS_INVALID_PARAMETER;
-import static org.ndktck.spec.NtStatus.STATUS_SUCCESS;
+import static org.ndktck.faults.Variants.failUnless;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,13 +9,11 @@ import java.util.Map;
 
 import org.ndktck.reference.FastRegisterRequest;
 import org.ndktck.reference.Pieces;
-import org.ndktck.reference.ReferenceProvider;
 import org.ndktck.reference.RegisterMrRequest;
 import org.ndktck.reference.RuleCheck;
 import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkProvider;
 import org.ndktck.spec.NdkProviderSource;
-import org.ndktck.spec.NtStatus;
 
 /**
  * Off-by-one faults at the limits of the provider-checked rules whose boundary mutants survived the PIT run
@@ -48,25 +45,18 @@ import org.ndktck.spec.NtStatus;
  */
 public final class BoundaryFaults implements NdkProviderSource {
 
-    private static ReferenceProvider.Builder fault(String name, String description) {
-        return ReferenceProvider.builder().name(name).description(description);
-    }
-
-    private static NtStatus failUnless(boolean ok) {
-        return ok ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;
-    }
 
     @Override
     public Collection<NdkProvider> providers() {
         List<NdkProvider> out = new ArrayList<>();
-        out.add(fault("fault:MR-FR-16/fbo-up-to-page-size",
+        out.add(Variants.builder("fault:MR-FR-16/fbo-up-to-page-size",
                 "NdkFastRegister accepts FBO <= PAGE_SIZE (off by one) and checks BaseVirtualAddress - FBO for PAGE_SIZE alignment, "
                         + "so FBO = PAGE_SIZE exactly is registered")
                 .replace(Pieces.MR_FR_16, (RuleCheck<FastRegisterRequest>) r -> failUnless(r.unsignedFbo() <= r.adapter().pageSize()))
                 .replace(Pieces.MR_FR_4, (RuleCheck<FastRegisterRequest>) r ->
                         failUnless(((r.baseVirtualAddress() - r.unsignedFbo()) & (r.adapter().pageSize() - 1L)) == 0))
                 .build());
-        out.add(FaultDefaults.withDefaults(fault("fault:MR-REG-10/accepts-one-over",
+        out.add(FaultDefaults.withDefaults(Variants.builder("fault:MR-REG-10/accepts-one-over",
                 "NdkRegisterMr accepts Length = MaxRegistrationSize + 1 (off by one; default maxRegistrationSize=0x100000, so the kit "
                         + "reaches the limit)")
                 .replace(Pieces.MR_REG_10, (RuleCheck<RegisterMrRequest>) r -> {
@@ -74,7 +64,7 @@ public final class BoundaryFaults implements NdkProviderSource {
                     long limit = max == -1L ? max : max + 1;
                     return failUnless(Long.compareUnsigned(r.length(), limit) <= 0);
                 }).build(), Map.of("maxRegistrationSize", "0x100000")));
-        out.add(fault("fault:MR-REG-13/empty-mdl-saturates",
+        out.add(Variants.builder("fault:MR-REG-13/empty-mdl-saturates",
                 "NdkRegisterMr's sum of the chain's ByteCounts takes a zero addend for an overflow and saturates, so a chain holding an "
                         + "MDL of ByteCount 0 accepts any Length")
                 .replace(Pieces.MR_REG_13, (RuleCheck<RegisterMrRequest>) r ->

@@ -1,5 +1,7 @@
 package org.ndktck.faults;
 
+import static org.ndktck.faults.Variants.failUnless;
+
 import static org.ndktck.spec.NtStatus.STATUS_INVALID_PARAMETER;
 import static org.ndktck.spec.NtStatus.STATUS_SUCCESS;
 
@@ -12,7 +14,6 @@ import org.ndktck.reference.FastRegisterRequest;
 import org.ndktck.reference.FrAccessFlags;
 import org.ndktck.reference.MrAccessFlags;
 import org.ndktck.reference.Pieces;
-import org.ndktck.reference.ReferenceProvider;
 import org.ndktck.reference.RegisterMrRequest;
 import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkLogicalAddressMapping;
@@ -55,39 +56,32 @@ import org.ndktck.spec.NtStatus;
  */
 public final class MutationGapFaults implements NdkProviderSource {
 
-    private static ReferenceProvider.Builder fault(String name, String description) {
-        return ReferenceProvider.builder().name(name).description(description);
-    }
-
-    private static NtStatus failUnless(boolean ok) {
-        return ok ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;
-    }
 
     @Override
     public Collection<NdkProvider> providers() {
         List<NdkProvider> out = new ArrayList<>();
-        out.add(fault("fault:MR-FR-3/rejects-boundary",
+        out.add(Variants.builder("fault:MR-FR-3/rejects-boundary",
                 "NdkFastRegister compares Length < AdapterPageCount x PAGE_SIZE - FBO, rejecting a Length that fills the pages exactly")
                 .replace(Pieces.MR_FR_3, (FastRegisterRequest r) -> {
                     long capacity = r.pageCount() * r.adapter().pageSize();
                     long fbo = r.unsignedFbo();
                     return failUnless(fbo <= capacity && Long.compareUnsigned(r.length(), capacity - fbo) < 0);
                 }).build());
-        out.add(fault("fault:MR-FR-19/needs-local-write",
+        out.add(Variants.builder("fault:MR-FR-19/needs-local-write",
                 "NdkFastRegister rejects every request without NDK_OP_FLAG_ALLOW_LOCAL_WRITE (0x08)")
                 .replace(Pieces.MR_FR_19, (FastRegisterRequest r) -> failUnless((r.flags() & NdkOpFlags.ALLOW_LOCAL_WRITE) != 0))
                 .build());
-        out.add(fault("fault:MR-REG-14/needs-local-write",
+        out.add(Variants.builder("fault:MR-REG-14/needs-local-write",
                 "NdkRegisterMr rejects every request without NDK_MR_FLAG_ALLOW_LOCAL_WRITE (0x1)")
                 .replace(Pieces.MR_REG_14, (RegisterMrRequest r) -> {
                     NtStatus standard = Pieces.MR_REG_14.standard().check(r);
                     return standard.isSuccess() ? failUnless((r.flags() & NdkMrFlags.ALLOW_LOCAL_WRITE) != 0) : standard;
                 }).build());
-        out.add(fault("fault:MR-FR-12/remote-read-always",
+        out.add(Variants.builder("fault:MR-FR-12/remote-read-always",
                 "a fast registration grants remote read whatever its NDK_OP_FLAG bits")
                 .replace(Pieces.FR_ACCESS_FLAGS, (FrAccessFlags) f -> Pieces.FR_ACCESS_FLAGS.standard().access(f) | Access.REMOTE_READ)
                 .build());
-        out.add(fault("fault:MR-REG-8/local-write-always",
+        out.add(Variants.builder("fault:MR-REG-8/local-write-always",
                 "a registration made with NdkRegisterMr grants local write whatever its NDK_MR_FLAG bits")
                 .replace(Pieces.MR_ACCESS_FLAGS, (MrAccessFlags) f -> Pieces.MR_ACCESS_FLAGS.standard().access(f) | Access.LOCAL_WRITE)
                 .build());
@@ -138,7 +132,7 @@ public final class MutationGapFaults implements NdkProviderSource {
                         return r;
                     }
                 }));
-        out.add(fault("fault:DEF-3/invalidate-defer-refused",
+        out.add(Variants.builder("fault:DEF-3/invalidate-defer-refused",
                 "NdkInvalidate refuses NDK_OP_FLAG_DEFER with STATUS_INVALID_PARAMETER although the adapter is NDKPI 1.2")
                 .replace(Pieces.INV_3_FLAGS, (org.ndktck.reference.InvalidateRequest r) ->
                         failUnless((r.flags() & ~(NdkOpFlags.SILENT_SUCCESS | NdkOpFlags.READ_FENCE)) == 0))
@@ -204,9 +198,7 @@ public final class MutationGapFaults implements NdkProviderSource {
             for (int i = 0; i < run.length; i++) {
                 run[i] = given[0] + i * pageSize;
             }
-            return inner.apply(new WorkRequest(request.call(), request.context(), request.mr(), request.adapterPageCount(), run,
-                    request.fbo(), request.length(), request.baseVirtualAddress(), request.sgl(), request.remoteAddress(),
-                    request.remoteToken(), request.flags()));
+            return inner.apply(request.withAdapterPageArray(run));
         }
     }
 
@@ -246,9 +238,7 @@ public final class MutationGapFaults implements NdkProviderSource {
                         for (int i = 0; i < moved.length; i++) {
                             moved[i] -= pages[k] - pages[0];
                         }
-                        return inner.apply(new WorkRequest(request.call(), request.context(), request.mr(), request.adapterPageCount(),
-                                moved, request.fbo(), request.length(), request.baseVirtualAddress(), request.sgl(),
-                                request.remoteAddress(), request.remoteToken(), request.flags()));
+                        return inner.apply(request.withAdapterPageArray(moved));
                     }
                 }
             }
@@ -284,9 +274,7 @@ public final class MutationGapFaults implements NdkProviderSource {
             for (int i = 0; i < rounded.length; i++) {
                 rounded[i] = given[i] & -p;
             }
-            return inner.apply(new WorkRequest(request.call(), request.context(), request.mr(), request.adapterPageCount(), rounded,
-                    request.fbo(), request.length(), request.baseVirtualAddress(), request.sgl(), request.remoteAddress(),
-                    request.remoteToken(), request.flags()));
+            return inner.apply(request.withAdapterPageArray(rounded));
         }
     }
 }

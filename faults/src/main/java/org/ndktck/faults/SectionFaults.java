@@ -249,33 +249,9 @@ public final class SectionFaults implements NdkProviderSource {
                     case REGISTRATION -> r.region() != null && r.region().live() ? NtStatus.STATUS_SUCCESS : NtStatus.STATUS_ACCESS_VIOLATION;
                 }).build());
         out.add(wrapped("fault:SGE-3/token-checked", "an INLINE send whose SGE token is 0 or 0xFFFFFFFF fails with STATUS_INVALID_PARAMETER",
-                () -> new Hooks() {
-                    @Override
-                    public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
-                        if (w.call() == NdkCall.SEND && (w.flags() & NdkOpFlags.INLINE) != 0) {
-                            for (NdkSge sge : w.sgl()) {
-                                if (sge.memoryRegionToken() == 0 || sge.memoryRegionToken() == -1) {
-                                    return NtStatus.STATUS_INVALID_PARAMETER;
-                                }
-                            }
-                        }
-                        return inner.apply(w);
-                    }
-                }));
+                () -> inlineTokenChecked(NdkCall.SEND)));
         out.add(wrapped("fault:SGE-3/inline-write-token-checked", "an INLINE NdkWrite whose SGE token is 0 or 0xFFFFFFFF fails with "
-                + "STATUS_INVALID_PARAMETER (inline sends are handled right)", () -> new Hooks() {
-                    @Override
-                    public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
-                        if (w.call() == NdkCall.WRITE && (w.flags() & NdkOpFlags.INLINE) != 0) {
-                            for (NdkSge sge : w.sgl()) {
-                                if (sge.memoryRegionToken() == 0 || sge.memoryRegionToken() == -1) {
-                                    return NtStatus.STATUS_INVALID_PARAMETER;
-                                }
-                            }
-                        }
-                        return inner.apply(w);
-                    }
-                }));
+                + "STATUS_INVALID_PARAMETER (inline sends are handled right)", () -> inlineTokenChecked(NdkCall.WRITE)));
         out.add(wrapped("fault:SGE-3/inline-first-page-only", "an INLINE send gathers each SGE only up to the end of the page it "
                 + "starts in, so inline bytes that cross a page boundary are cut short", () -> new Hooks() {
                     @Override
@@ -303,6 +279,23 @@ public final class SectionFaults implements NdkProviderSource {
                         return inner.apply(w.withSgl(new NdkSge[]{w.sgl()[0]}));
                     }
                 }));
+    }
+
+    /** Hooks that fail an INLINE request of {@code call} inline when an SGE token is 0 or 0xFFFFFFFF (SGE-3 broken). */
+    private static Hooks inlineTokenChecked(NdkCall call) {
+        return new Hooks() {
+            @Override
+            public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+                if (w.call() == call && (w.flags() & NdkOpFlags.INLINE) != 0) {
+                    for (NdkSge sge : w.sgl()) {
+                        if (sge.memoryRegionToken() == 0 || sge.memoryRegionToken() == -1) {
+                            return NtStatus.STATUS_INVALID_PARAMETER;
+                        }
+                    }
+                }
+                return inner.apply(w);
+            }
+        };
     }
 
     // ------------------------------------------------------------------ LAMs and MDL addresses

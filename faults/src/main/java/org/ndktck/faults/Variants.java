@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 
 import org.ndktck.reference.ReferenceProvider;
 import org.ndktck.spec.NdkProvider;
+import org.ndktck.spec.NtStatus;
 
 /**
  * Builds the providers of this module: the reference provider, its adapters wrapped in a
@@ -33,5 +34,15 @@ public final class Variants {
      */
     public static ReferenceProvider.Builder builder(String name, String description) {
         return ReferenceProvider.builder().name(name).description(description);
+    }
+
+    /**
+     * The status a replaced check returns.
+     *
+     * @param ok whether the check passes
+     * @return STATUS_SUCCESS when {@code ok}, else STATUS_INVALID_PARAMETER
+     */
+    public static NtStatus failUnless(boolean ok) {
+        return ok ? NtStatus.STATUS_SUCCESS : NtStatus.STATUS_INVALID_PARAMETER;
     }
 }

@@ -65,4 +65,10 @@ public record WorkRequest(NdkCall call, Object context, NdkMr mr, int adapterPag
         return new WorkRequest(call, context, mr, adapterPageCount, adapterPageArray, fbo, length, baseVirtualAddress, newSgl,
                 remoteAddress, remoteToken, flags);
     }
+
+    /** @return a copy with another AdapterPageArray */
+    public WorkRequest withAdapterPageArray(long[] pages) {
+        return new WorkRequest(call, context, mr, adapterPageCount, pages, fbo, length, baseVirtualAddress, sgl,
+                remoteAddress, remoteToken, flags);
+    }
 }

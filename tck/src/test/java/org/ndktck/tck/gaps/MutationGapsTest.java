@@ -1,14 +1,10 @@
 package org.ndktck.tck.gaps;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.stream.Stream;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.ndktck.faults.MutationGapFaults;
-import org.ndktck.spec.NdkProvider;
-import org.ndktck.tck.kit.KitRun;
 
 /**
  * The kit fails the rule in the name of every fault of {@link MutationGapFaults} (surviving PIT mutants of the
@@ -24,20 +20,12 @@ class MutationGapsTest {
     static final int TRIES = 400;
 
     static Stream<String> faults() {
-        return new MutationGapFaults().providers().stream().map(NdkProvider::name);
-    }
-
-    static String ruleOf(String fault) {
-        return fault.substring("fault:".length()).split("/", 2)[0];
+        return GapFaults.names(new MutationGapFaults());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("faults")
     void theKitFailsTheRuleInTheFaultsName(String fault) {
-        String rule = ruleOf(fault);
-        assertThat(KitRun.propertiesOf(rule)).as("properties tagged " + rule).isPositive();
-        KitRun.Result r = KitRun.against(fault, KitRun.Preset.FAULTS).rules(rule).tries(TRIES).run();
-        assertThat(r.failedRules()).as(r.describe()).contains(rule);
-        assertThat(r.firstFailureOf(rule)).isNotNull();
+        GapFaults.assertCaughtByItsRule(fault, TRIES);
     }
 }
