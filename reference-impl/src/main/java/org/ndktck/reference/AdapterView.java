@@ -10,10 +10,8 @@ public interface AdapterView {
     /** @return the adapter's validated settings */
     ReferenceSettings settings();
 
-    /** @return PAGE_SIZE in bytes */
-    default int pageSize() {
-        return settings().pageSize();
-    }
+    /** @return PAGE_SIZE in bytes (a power of two, 4096 by default: the {@code pageSize} setting) */
+    int pageSize();
 
     /** @return the NDKPI version the adapter implements */
     default NdkVersion ndkVersion() {

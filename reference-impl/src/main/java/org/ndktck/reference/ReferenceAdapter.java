@@ -84,7 +84,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     /** The LAM {@link #lamAt} found last (a one-entry cache; checked for {@code live} before use). */
     private LamMapping lastLam;
     private final Set<ReferenceObject> objects = new LinkedHashSet<>();
-    private int reservedObjects;
     /** Scheduled callbacks and pending requests whose completion has not returned. */
     private int inflight;
     private boolean closed;
@@ -97,13 +96,7 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         this.memory = Objects.requireNonNull(memory, "memory");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.policy = Objects.requireNonNull(policy, "policy");
-        int flags = NdkAdapterFlags.IN_ORDER_DMA_SUPPORTED | NdkAdapterFlags.LOOPBACK_CONNECTIONS_SUPPORTED;
-        if (settings.readSinkNotRequired()) {
-            flags |= NdkAdapterFlags.RDMA_READ_SINK_NOT_REQUIRED;
-        }
-        if (settings.ndkVersion().atLeast(NdkVersion.V1_2)) {
-            flags |= NdkAdapterFlags.RDMA_READ_LOCAL_INVALIDATE_SUPPORTED;
-        }
+        int flags = advertisedFlags(settings);
         this.adapterFlags = flags;
         this.info = new NdkAdapterInfo(settings.ndkVersion(), flags, settings.frmrPageCount(),
                 settings.maxRegistrationSize(), 0L, MAX_SGE, MAX_SGE, MAX_SGE, (int) MAX_TRANSFER_LENGTH,
@@ -112,6 +105,24 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         this.random = new SplittableRandom(settings.seed());
         this.tokenAllocator = Objects.requireNonNull(
                 policy.get(Pieces.TOKEN_ALLOCATOR).newAllocator(settings.seed()), "token allocator");
+    }
+
+    /**
+     * NDK_ADAPTER_INFO.AdapterFlags: in-order DMA and loopback connections always; RDMA_READ_SINK_NOT_REQUIRED as
+     * the {@code readSinkNotRequired} setting says; RDMA_READ_LOCAL_INVALIDATE_SUPPORTED from NDKPI 1.2 on.
+     */
+    @DoNotMutate(value = DoNotMutate.Scope.PROVIDER_CHOICE, why = "which optional capabilities an adapter advertises "
+            + "is the provider's choice; the kit reads the flags and holds the provider to them (MR-REG-6, MR-FR-11, "
+            + "RW-4), and the model's checks read the same flags")
+    private static int advertisedFlags(ReferenceSettings settings) {
+        int flags = NdkAdapterFlags.IN_ORDER_DMA_SUPPORTED | NdkAdapterFlags.LOOPBACK_CONNECTIONS_SUPPORTED;
+        if (settings.readSinkNotRequired()) {
+            flags |= NdkAdapterFlags.RDMA_READ_SINK_NOT_REQUIRED;
+        }
+        if (settings.ndkVersion().atLeast(NdkVersion.V1_2)) {
+            flags |= NdkAdapterFlags.RDMA_READ_LOCAL_INVALIDATE_SUPPORTED;
+        }
+        return flags;
     }
 
     private static ExecutorService newPool() {
@@ -289,27 +300,41 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         try {
             if (!closed) {
                 closed = true;
-                List<ReferenceObject> open = new ArrayList<>(objects);
-                for (ReferenceObject o : open) {
-                    if (o instanceof ReferenceQp || o instanceof ReferenceMr) {
-                        o.forceClose();
-                    }
-                }
-                for (ReferenceObject o : open) {
-                    o.forceClose();
-                }
-                for (LamMapping m : lams.values()) {
-                    m.live = false;
-                }
-                lams.clear();
+                closeWhatIsLeftOpen();
             }
-            long ownCallbacks = IN_CALLBACK.get().stream().filter(x -> x == this).count();
+            long ownCallbacks = callbacksOnThisThread();
             while (inflight > ownCallbacks) {
                 quiet.awaitUninterruptibly();
             }
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Under the lock, at NdkCloseAdapter: force-closes the objects still open (QPs and MRs first) and releases every LAM. */
+    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "no rule says what closing an adapter does to objects "
+            + "and LAMs the consumer left open; the kit closes every object before its adapter")
+    private void closeWhatIsLeftOpen() {
+        List<ReferenceObject> open = new ArrayList<>(objects);
+        for (ReferenceObject o : open) {
+            if (o instanceof ReferenceQp || o instanceof ReferenceMr) {
+                o.forceClose();
+            }
+        }
+        for (ReferenceObject o : open) {
+            o.forceClose();
+        }
+        for (LamMapping m : lams.values()) {
+            m.live = false;
+        }
+        lams.clear();
+    }
+
+    /** @return how many of this adapter's callbacks are running on the calling thread (more than 0 only when the consumer closes the adapter from a callback) */
+    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "closing an adapter from inside its own callback is "
+            + "consumer misuse (CL-8); this only keeps the model from waiting for itself then")
+    private long callbacksOnThisThread() {
+        return IN_CALLBACK.get().stream().filter(x -> x == this).count();
     }
 
     // ------------------------------------------------------------------ services for the objects
@@ -320,6 +345,8 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     }
 
     /** @return true when this call should pend (completion style; mixed draws from the seeded PRNG); under the lock */
+    @DoNotMutate(value = DoNotMutate.Scope.PROVIDER_CHOICE, why = "a provider may complete any asynchronous call inline "
+            + "or return STATUS_PENDING and complete it later; the kit accepts both (GEN-CB-1 to GEN-CB-4, MR-CREATE-2)")
     boolean choosePending() {
         return switch (settings.completion()) {
             case INLINE -> false;
@@ -334,6 +361,8 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
      *
      * @return the object, or null when {@code o} is null, foreign or of another type
      */
+    @DoNotMutate(value = DoNotMutate.Scope.PLUMBING, why = "finds the model's object behind a fault's or test's wrapper; "
+            + "the kit always hands back the objects the provider gave it")
     <T extends ReferenceObject> T resolve(Object o, Class<T> type) {
         Object current = o;
         for (int depth = 0; depth < 64 && current != null; depth++) {
@@ -361,11 +390,10 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         if (parent != null && !parent.isOpen()) {
             return CreateResult.failed(NtStatus.STATUS_INVALID_PARAMETER);
         }
-        if (reservedObjects >= settings.maxObjects()) {
+        if (objectLimitReached()) {
             return CreateResult.failed(NtStatus.STATUS_INSUFFICIENT_RESOURCES);
         }
         T object = make.get();
-        reservedObjects++;
         objects.add(object);
         for (ReferenceObject antecedent : object.antecedents()) {
             antecedent.dependents++;
@@ -373,17 +401,16 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         return CreateResult.success(object);
     }
 
-    /** @return the same result typed as the SPI's interface */
-    @SuppressWarnings("unchecked")
-    static <U extends NdkObject> CreateResult<U> widen(CreateResult<? extends U> result) {
-        return (CreateResult<U>) result;
+    /** Under the lock: true when the adapter holds {@code maxObjects} objects (PDs, CQs, QPs and MRs not yet closed). */
+    @DoNotMutate(value = DoNotMutate.Scope.PROVIDER_CHOICE, why = "how many objects an adapter can hold is the "
+            + "provider's limit; a create may fail with STATUS_INSUFFICIENT_RESOURCES (MR-CREATE-2), which the kit accepts")
+    private boolean objectLimitReached() {
+        return objects.size() >= settings.maxObjects();
     }
 
     /** Under the lock: an object finished closing. */
     void objectClosed(ReferenceObject o) {
-        if (objects.remove(o)) {
-            reservedObjects--;
-        }
+        objects.remove(o);
     }
 
     /**
@@ -521,6 +548,7 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     }
 
     /** @return how many consumer callbacks threw (the provider survives them) */
+    @DoNotMutate(value = DoNotMutate.Scope.PLUMBING, why = "a count of consumer callbacks that threw, for the model's own stress tests; not NDKPI behaviour")
     public int callbackFailures() {
         return callbackFailures.get();
     }

@@ -476,12 +476,10 @@ public final class StandardChecks {
      * repeat only after 2^32 allocations), skipping 0 and every token in use.
      */
     public static TokenAllocator scramblingAllocator(long seed) {
-        int offset = (int) (seed ^ (seed >>> 32));
         int[] counter = {0};
         return request -> {
             while (true) {
-                counter[0]++;
-                int token = mix(counter[0] + offset);
+                int token = nextCandidate(seed, counter);
                 if (token != 0 && !request.inUse().test(token)) {
                     return token;
                 }
@@ -489,8 +487,16 @@ public final class StandardChecks {
         };
     }
 
-    /** MurmurHash3's 32-bit finalizer: a bijection on int. */
-    private static int mix(int h) {
+    /**
+     * Advances {@code counter[0]} and gives the next candidate token: the counter, offset by the seed, passed
+     * through MurmurHash3's 32-bit finalizer (a bijection on int, so candidates repeat only after 2^32 calls).
+     */
+    @DoNotMutate(value = DoNotMutate.Scope.PROVIDER_CHOICE, why = "no rule fixes token values, so which ones a "
+            + "provider hands out is its choice; what the kit checks (a token names one live registration) is the "
+            + "caller's loop that skips 0 and tokens in use, which stays mutated")
+    private static int nextCandidate(long seed, int[] counter) {
+        counter[0]++;
+        int h = counter[0] + (int) (seed ^ (seed >>> 32));
         h ^= h >>> 16;
         h *= 0x85EBCA6B;
         h ^= h >>> 13;

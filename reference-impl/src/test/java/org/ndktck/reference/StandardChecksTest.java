@@ -23,6 +23,10 @@ class StandardChecksTest {
 
     /** An adapter view whose live logical pages are those {@code live} accepts. */
     record FakeAdapter(ReferenceSettings settings, int adapterFlags, LongPredicate live) implements AdapterView {
+        @Override
+        public int pageSize() {
+            return settings.pageSize();
+        }
     }
 
     static final AdapterView ADAPTER = new FakeAdapter(ReferenceSettings.DEFAULTS,
