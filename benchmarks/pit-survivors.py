@@ -15,6 +15,10 @@ rows share these, the n-th of them in one run is matched with the n-th in anothe
 in the order its mutation engine found them, which is the same in every run of the same code).
 Detected, as PIT counts it in its score: KILLED, TIMED_OUT, MEMORY_ERROR, RUN_ERROR, NON_VIABLE.
 
+The methods PIT does not mutate because they carry org.ndktck.reference.DoNotMutate (code no conformance kit can
+check: equivalent, the provider's choice, outside the catalog, plumbing) are listed at the end, read from the
+sources, with the scope and reason each one gives.
+
 The rule of a mutant is taken from the Javadoc of the method it sits in (rule IDs such as MR-FR-3),
 else from the nearest Javadoc above its line; the source line is quoted for the reader.
 """
@@ -76,6 +80,28 @@ def rule_for(lines, line):
             ids = sorted(set(RULE.findall(" ".join(lines[j:i + 1]))))
             return ", ".join(ids) if ids else "-"
     return "-"
+
+
+MARK = re.compile(r'@DoNotMutate\(\s*value\s*=\s*DoNotMutate\.Scope\.(\w+)\s*,\s*why\s*=\s*((?:"(?:[^"\\]|\\.)*"\s*\+?\s*)+)\)')
+DECL = re.compile(r'(?:class|interface|record|enum)\s+(\w+)|(\w+)\s*\(')
+
+
+def not_mutated():
+    """(class, member, scope, why) of every DoNotMutate in the reference's sources."""
+    found = []
+    for f in sorted(SRC.rglob("*.java")):
+        if f.name == "DoNotMutate.java":
+            continue
+        text = f.read_text()
+        for m in MARK.finditer(text):
+            why = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(2)))
+            rest = text[m.end():]
+            # the declaration the annotation is on: the first line after it that is not another annotation
+            decl = next((ln for ln in rest.split("\n") if ln.strip() and not ln.strip().startswith("@")), "")
+            d = DECL.search(decl)
+            member = (d.group(1) or d.group(2)) if d else "?"
+            found.append((f.stem, member, m.group(1), why))
+    return found
 
 
 def main():
@@ -140,6 +166,16 @@ def main():
         text = lines[ln - 1].strip().replace("|", "\\|") if 0 < ln <= len(lines) else ""
         mut = r[2].rsplit(".", 1)[-1].replace("Mutator", "")
         print(f"| {cls.rsplit('.', 1)[-1]} | {r[3]} | {ln} | {mut} | {st} | {rule_for(lines, ln)} | `{text[:90]}` |")
+    marks = not_mutated()
+    if marks:
+        print()
+        print(f"## Not mutated: {len(marks)} methods and types marked DoNotMutate ("
+              + ", ".join(f"{k} {v}" for k, v in sorted(Counter(m[2] for m in marks).items())) + ")")
+        print()
+        print("| class | method or type | scope | why |")
+        print("|---|---|---|---|")
+        for cls, member, scope, why in marks:
+            print(f"| {cls} | {member} | {scope} | {why.replace('|', '/')} |")
     return 0
 
 
