@@ -103,6 +103,13 @@ public final class SeedPageFaults implements NdkProviderSource {
                 return object instanceof ForwardingMr ? new NdkObjectHeader(new NdkVersion(2, 0), header.objectType()) : header;
             }
         }));
+        out.add(wrapped("fault:OBJ-2/adapter-header-version", "the adapter's own header version is 2.0 on an NDKPI 1.2 adapter",
+                () -> new Hooks() {
+                    @Override
+                    public NdkObjectHeader header(NdkObject object, NdkObjectHeader header) {
+                        return object instanceof ForwardingAdapter ? new NdkObjectHeader(new NdkVersion(2, 0), header.objectType()) : header;
+                    }
+                }));
         out.add(wrapped("fault:MR-CREATE-2", "NdkCreateMr(FastRegister=TRUE) fails with STATUS_NOT_SUPPORTED", () -> new Hooks() {
             @Override
             public CreateResult<NdkMr> createMr(ForwardingPd pd, boolean fastRegister, CreateCompletion<NdkMr> c, Object ctx,

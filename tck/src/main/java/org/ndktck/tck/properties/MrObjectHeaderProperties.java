@@ -59,4 +59,24 @@ public class MrObjectHeaderProperties {
         });
         Statistics.label("version").collect(seen[0]);
     }
+
+    /**
+     * OBJ-2, on the adapter's own NDK_OBJECT_HEADER: the same test as for the MR. The adapter is where the kit
+     * learns the version from (NDK_ADAPTER_INFO), so a header that disagrees with it misleads every consumer.
+     */
+    @Property(tries = 10, generation = GenerationMode.RANDOMIZED)
+    @NdkRule("OBJ-2")
+    @Tag("OBJ-2")
+    void adapterHeaderVersionIsTheAdaptersNdkVersion() {
+        NdkSession.inTry(s -> {
+            NdkObjectHeader h = s.invoker().call("NDK_OBJECT_HEADER", () -> "NDK_ADAPTER.Header", s.adapter()::header);
+            NdkVersion v = h == null ? null : h.version();
+            NdkVersion adapter = s.info().version();
+            if (v == null || v.major() < 1 || (adapter != null && !adapter.atLeast(v))) {
+                throw Violations.of("OBJ-2", "NDK_ADAPTER.Header",
+                        "Header.Version with Major >= 1 and no later than NDK_ADAPTER_INFO.Version " + adapter,
+                        h == null ? "no header" : "Header.Version = " + v);
+            }
+        });
+    }
 }
