@@ -34,6 +34,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import net.jqwik.api.Assume;
+import org.ndktck.spec.CreateResult;
+import org.ndktck.spec.NdkAdapter;
+import org.ndktck.tck.harness.Invoker;
+import org.ndktck.tck.harness.ProviderUnderTest;
 
 /**
  * Properties of NdkCloseMr, NdkClosePd, NdkCloseQp and NdkCloseCq (catalog section "Close"; the
@@ -366,5 +374,106 @@ public class CloseProperties {
                 }
             }
         });
+    }
+
+    /**
+     * CL-9, the provider's side of CL-8: NdkCloseAdapter returns only when every callback of every object
+     * under the adapter has returned. On a second adapter of its own the property creates a PD and one to
+     * three MRs, registers them, and without waiting closes the MRs, then (in half the tries) the PD, then the
+     * adapter. Each of the kit's callbacks that runs on another thread stays inside the callback for a
+     * moment (a quarter of the quiet period, at most 20 ms), so an adapter close that does not wait finds
+     * it still running. When the close returns, every call that returned STATUS_PENDING must have had its
+     * completion called and returned; after a quiet period no callback may have started since.
+     */
+    @Property(tries = 30, generation = GenerationMode.RANDOMIZED)
+    @NdkRule("CL-9")
+    @Tag("CL-9")
+    void adapterCloseReturnsOnlyAfterEveryCallback(@ForAll @IntRange(min = 1, max = 3) int mrs, @ForAll boolean closePd) {
+        NdkSession.inTry(s -> {
+            Invoker inv = s.invoker();
+            Thread kit = Thread.currentThread();
+            long linger = Math.min(s.bounds().quietNanos() / 4, TimeUnit.MILLISECONDS.toNanos(20));
+            List<AsyncOp<?>> ops = new ArrayList<>();
+            NdkAdapter adapter = inv.call("NdkOpenAdapter", () -> "NdkOpenAdapter() of a second adapter",
+                    () -> ProviderUnderTest.get().factory().openAdapter(s.memory()));
+            if (adapter == null) {
+                throw Violations.of("CL-9", "NdkOpenAdapter() of a second adapter", "an adapter", "null");
+            }
+            try {
+                NdkPd pd = createAwaited(s, ops, "NdkCreatePd", () -> "NdkCreatePd() on the second adapter",
+                        op -> adapter.createPd(op.createCompletion(), op.context()));
+                int p = s.pageSize();
+                for (int i = 0; i < mrs; i++) {
+                    NdkMr mr = createAwaited(s, ops, "NdkCreateMr", () -> "NdkCreateMr(FastRegister=FALSE) on the second adapter",
+                            op -> pd.createMr(false, op.createCompletion(), op.context()));
+                    HostBuffer b = s.allocate(1);
+                    Mdl mdl = b.mdl(0x0000_5000_0000_0000L + (long) i * 0x10_0000L, 0, p);
+                    AsyncOp<NdkMr> register = lingering(ops, AsyncOp.Flavor.REQUEST, "NdkRegisterMr", kit, linger);
+                    register.returned(inv.call("NdkRegisterMr", register::detail,
+                            () -> mr.register(mdl, p, NdkMrFlags.ALLOW_LOCAL_WRITE, register.requestCompletion(), register.context())));
+                    AsyncOp<NdkMr> close = lingering(ops, AsyncOp.Flavor.CLOSE, "NdkCloseMr", kit, linger);
+                    close.returned(inv.call("NdkCloseMr", close::detail, () -> mr.close(close.closeCompletion(), close.context())));
+                }
+                if (closePd) {
+                    AsyncOp<NdkMr> close = lingering(ops, AsyncOp.Flavor.CLOSE, "NdkClosePd", kit, linger);
+                    close.returned(inv.call("NdkClosePd", close::detail, () -> pd.close(close.closeCompletion(), close.context())));
+                }
+            } finally {
+                inv.run("NdkCloseAdapter", () -> "NdkCloseAdapter() of the second adapter", adapter::close);
+            }
+            List<String> open = new ArrayList<>();
+            int[] before = new int[ops.size()];
+            for (int i = 0; i < ops.size(); i++) {
+                AsyncOp<?> op = ops.get(i);
+                before[i] = op.callbacks();
+                NtStatus r = op.returnedStatus();
+                if (r != null && r.isPending() && !op.callbackReturned()) {
+                    open.add(op.kind() + " (completion " + (op.callbacks() == 0 ? "not called" : "not returned") + ")");
+                }
+            }
+            if (!open.isEmpty()) {
+                throw Violations.of("CL-9", "NdkCloseAdapter() with " + ops.size() + " calls made on its objects",
+                        "every completion of a call that returned STATUS_PENDING has returned when NdkCloseAdapter returns",
+                        open.size() + " had not: " + String.join(", ", open));
+            }
+            LockSupport.parkNanos(s.bounds().quietNanos());
+            for (int i = 0; i < ops.size(); i++) {
+                if (ops.get(i).callbacks() != before[i]) {
+                    throw Violations.of("CL-9", "NdkCloseAdapter() of the second adapter",
+                            "no callback after NdkCloseAdapter returned", "a callback of " + ops.get(i).detail() + " arrived later");
+                }
+            }
+        });
+    }
+
+    /**
+     * A create on the second adapter, its completion awaited (the completion's own rules apply). The try is
+     * skipped (jqwik's Assume) when the create gives no object: a provider may refuse it.
+     */
+    private static <T extends NdkObject> T createAwaited(NdkSession s, List<AsyncOp<?>> ops, String kind, Supplier<String> detail,
+                                                        Function<AsyncOp<T>, CreateResult<T>> call) {
+        AsyncOp<T> op = new AsyncOp<>(AsyncOp.Flavor.CREATE, kind, detail);
+        ops.add(op);
+        CreateResult<T> r = s.invoker().call(kind, detail, () -> call.apply(op));
+        op.returned(r == null ? null : r.status());
+        T object = r == null ? null : r.object();
+        if (r != null && r.status() != null && r.status().isPending()) {
+            op.awaitPending(s.bounds());
+            object = op.completedObject();
+        }
+        Assume.that(object != null);
+        return object;
+    }
+
+    /** An op whose callback, when it runs on a thread other than the kit's, lingers inside for {@code linger} ns. */
+    private static AsyncOp<NdkMr> lingering(List<AsyncOp<?>> ops, AsyncOp.Flavor flavor, String kind, Thread kit, long linger) {
+        AsyncOp<NdkMr> op = new AsyncOp<>(flavor, kind, () -> kind + "() on the second adapter");
+        op.runInsideCallback(o -> {
+            if (Thread.currentThread() != kit) {
+                LockSupport.parkNanos(linger);
+            }
+        });
+        ops.add(op);
+        return op;
     }
 }
