@@ -634,6 +634,19 @@ public final class SectionFaults implements NdkProviderSource {
                         return r.isPending() ? NtStatus.STATUS_SUCCESS : r;
                     }
                 }));
+        out.add(FaultDefaults.withDefaults(wrapped("fault:CL-9/close-returns-early", "NdkCloseAdapter returns at once and closes the adapter on "
+                + "another thread, so callbacks of its objects still run after it returned (default completion=pending)", () -> new Hooks() {
+                    @Override
+                    public <T> T call(NdkCall call, NdkObject target, Supplier<T> body) {
+                        if (call != NdkCall.CLOSE_ADAPTER) {
+                            return body.get();
+                        }
+                        Thread t = new Thread(body::get, "fault-CL-9-close");
+                        t.setDaemon(true);
+                        t.start();
+                        return null;
+                    }
+                }), Map.of("completion", "pending")));
     }
 
     // ------------------------------------------------------------------ NDK_ADAPTER_INFO

@@ -110,19 +110,6 @@ public final class SeedPageFaults implements NdkProviderSource {
                         return object instanceof ForwardingAdapter ? new NdkObjectHeader(new NdkVersion(2, 0), header.objectType()) : header;
                     }
                 }));
-        out.add(withDefaults(wrapped("fault:CL-9/close-returns-early", "NdkCloseAdapter returns at once and closes the adapter on "
-                + "another thread, so callbacks of its objects still run after it returned (default completion=pending)", () -> new Hooks() {
-                    @Override
-                    public <T> T call(NdkCall call, NdkObject target, Supplier<T> body) {
-                        if (call != NdkCall.CLOSE_ADAPTER) {
-                            return body.get();
-                        }
-                        Thread t = new Thread(body::get, "fault-CL-9-close");
-                        t.setDaemon(true);
-                        t.start();
-                        return null;
-                    }
-                }), Map.of("completion", "pending")));
         out.add(wrapped("fault:MR-CREATE-2", "NdkCreateMr(FastRegister=TRUE) fails with STATUS_NOT_SUPPORTED", () -> new Hooks() {
             @Override
             public CreateResult<NdkMr> createMr(ForwardingPd pd, boolean fastRegister, CreateCompletion<NdkMr> c, Object ctx,

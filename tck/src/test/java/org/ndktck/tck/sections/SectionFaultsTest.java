@@ -96,6 +96,7 @@ class SectionFaultsTest {
             c.add(new Case(f, CloseProperties.class));
         }
         c.add(new Case("fault:CL-4/close-callback-first", CloseProperties.class).with("completion", "pending"));
+        c.add(new Case("fault:CL-9/close-returns-early", CloseProperties.class));
         c.add(new Case("fault:AI-1/frmr-8", AdapterInfoProperties.class));
         c.add(new Case("fault:MR-DEREG-3/token-kept", MrLifecycleStateProperties.class));
         c.add(new Case("fault:INV-4/token-kept", MrLifecycleStateProperties.class));
