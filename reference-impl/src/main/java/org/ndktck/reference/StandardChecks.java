@@ -130,10 +130,9 @@ public final class StandardChecks {
      */
     public static NtStatus lamBufferLargeEnough(BuildLamRequest r) {
         long needed = r.bytesNeeded();
-        if (Long.compareUnsigned(needed, 0xFFFF_FFFFL) > 0) {
-            return STATUS_INVALID_PARAMETER;
-        }
-        return failUnless(Integer.toUnsignedLong(r.offeredSize()) >= needed, STATUS_BUFFER_TOO_SMALL);
+        NtStatus reportable = failUnless((needed >>> 32) == 0, STATUS_INVALID_PARAMETER);
+        return reportable.isSuccess()
+                ? failUnless(Integer.toUnsignedLong(r.offeredSize()) >= needed, STATUS_BUFFER_TOO_SMALL) : reportable;
     }
 
     // ---------------------------------------------------------------- NdkInitializeFastRegisterMr
@@ -245,12 +244,13 @@ public final class StandardChecks {
     }
 
     /**
-     * MR-FR-2: every page address is a live LAM logical address of this adapter (LAM-8): the start of a page of
-     * a LAM not yet released. Reads the facts of the model's one pass over the page array; an entry inside a
-     * LAM page but not at its start is not such an address (in the reference MR-FR-17 has rejected it already).
+     * MR-FR-2: every page address lies in a page of a live LAM of this adapter (LAM-8): a LAM not yet released.
+     * Reads the fact of the model's one pass over the page array. That the entry also starts its page is
+     * MR-FR-17's check ({@link #fastRegisterPagesAligned}), which runs first with the same status; a variant
+     * that replaces MR-FR-17 alone lets an entry inside a LAM page through, translated to that page.
      */
     public static NtStatus fastRegisterPagesMapped(FastRegisterRequest r) {
-        return failUnless(r.firstUnmappedPage() < 0 && r.firstMisalignedPage() < 0, STATUS_INVALID_PARAMETER);
+        return failUnless(r.firstUnmappedPage() < 0, STATUS_INVALID_PARAMETER);
     }
 
     /** MR-FR-11: NDK_OP_FLAG_RDMA_READ_SINK never makes a fast registration fail. */
