@@ -222,8 +222,8 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         }
         long size = (long) pages.frameCount() * pageSize();
         long span = size + pageSize();
-        if (Long.compareUnsigned(span, Unsigned.MAX - nextLogicalAddress) > 0
-                || Long.compareUnsigned(NdkLogicalAddressMapping.bytesFor(pages.frameCount()), 0xFFFF_FFFFL) > 0) {
+        // the entries fit a ULONG *pLAMSize: at most PageMap.MAX_FRAMES (2^24) of them, 16 + 8 x 2^24 bytes
+        if (Long.compareUnsigned(span, Unsigned.MAX - nextLogicalAddress) > 0) {
             return NtStatus.STATUS_INSUFFICIENT_RESOURCES;
         }
         long base = nextLogicalAddress;
@@ -619,11 +619,7 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
 
     /** Under the lock: the live LAM whose run contains the byte at {@code address}, or null. */
     LamMapping lamContaining(long address) {
-        LamMapping cached = lastLam;
-        if (cached != null && cached.live && Long.compareUnsigned(address - cached.base, cached.size()) < 0) {
-            return cached;
-        }
-        LamMapping lam = lamAt(address);
+        LamMapping lam = lamAt(address); // tries the LAM found last first
         return lam != null && lam.contains(address, 1) ? lam : null;
     }
 
