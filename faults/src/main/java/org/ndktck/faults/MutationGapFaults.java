@@ -52,6 +52,10 @@ import org.ndktck.spec.NtStatus;
  *   <li>{@code fault:MR-FR-3/page-array-as-one-run}: NdkFastRegister reads only AdapterPageArray[0] and takes
  *       the other pages as the logical pages that follow it, as if the array were always one run of one LAM
  *       (MR-FR-2 allows any LAM pages in any order).</li>
+ *   <li>{@code fault:MR-FR-10/descending-array-as-run}: NdkFastRegister reads a page array whose entries descend
+ *       page by page through one LAM as the ascending run from its first entry, so later pages of the region map
+ *       the LAM pages after the first entry (a surviving mutant of the reference's one-run fast path). Caught since
+ *       FrScenario's page arrays sometimes descend through their LAM ({@code FrScenario.descending}).</li>
  * </ul>
  */
 public final class MutationGapFaults implements NdkProviderSource {
@@ -98,6 +102,9 @@ public final class MutationGapFaults implements NdkProviderSource {
                 "NdkFastRegister checks alignment entry by entry only when the page array is not one run; a run is taken from "
                         + "its first entry rounded down to its page, so an array whose every entry is off by the same bytes is registered",
                 RunRoundedDown::new));
+        out.add(Variants.wrapped("fault:MR-FR-10/descending-array-as-run",
+                "NdkFastRegister takes an AdapterPageArray whose entries descend page by page as the ascending run from its first entry",
+                DescendingAsRun::new));
         out.add(Variants.wrapped("fault:GEN-EXC-1/create-refusal-throws",
                 "NdkCreateCq and NdkCreateQp throw IllegalArgumentException where they would refuse their arguments inline",
                 () -> new Hooks() {
@@ -243,6 +250,38 @@ public final class MutationGapFaults implements NdkProviderSource {
                 }
             }
             return inner.apply(request);
+        }
+    }
+
+    /**
+     * An AdapterPageArray of two or more entries that descends page by page (entry i = entry 0 − i × PAGE_SIZE) reaches
+     * the provider as the ascending run entry 0 + i × PAGE_SIZE, as a fast path that compares entry i with
+     * {@code first - i × PAGE_SIZE} instead of {@code first + i × PAGE_SIZE} would read it (a surviving PIT mutant of
+     * {@code TranslatedPages.ofOneRun}); other arrays pass unchanged.
+     */
+    static final class DescendingAsRun implements Hooks {
+        private volatile ForwardingAdapter adapter;
+
+        @Override
+        public void attach(ForwardingAdapter adapter) {
+            this.adapter = adapter;
+        }
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest request, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            long[] given = request.adapterPageArray();
+            if (request.call() != NdkCall.FAST_REGISTER || given == null || given.length < 2) {
+                return inner.apply(request);
+            }
+            long p = Integer.toUnsignedLong(adapter.pageSize());
+            long[] ascending = new long[given.length];
+            for (int i = 0; i < given.length; i++) {
+                if (given[i] != given[0] - i * p) {
+                    return inner.apply(request);
+                }
+                ascending[i] = given[0] + i * p;
+            }
+            return inner.apply(request.withAdapterPageArray(ascending));
         }
     }
 

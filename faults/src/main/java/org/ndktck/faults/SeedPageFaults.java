@@ -213,10 +213,8 @@ public final class SeedPageFaults implements NdkProviderSource {
                 })
                 .replace(Pieces.FBO_PLACEMENT, (fbo, bva, pageSize) -> (int) (Integer.toUnsignedLong(fbo) % pageSize)).build());
         out.add(piece("fault:MR-FR-17", "page addresses are rounded down to PAGE_SIZE instead of being checked")
-                .replace(Pieces.MR_FR_17, RuleCheck.<FastRegisterRequest>pass())
-                // MR-FR-2 still asks that each entry's page be mapped, but no longer that the entry start it
-                .replace(Pieces.MR_FR_2, (RuleCheck<FastRegisterRequest>) r ->
-                        r.firstUnmappedPage() < 0 ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER).build());
+                // MR-FR-2 (kept) asks only that each entry's page be mapped, not that the entry start it
+                .replace(Pieces.MR_FR_17, RuleCheck.<FastRegisterRequest>pass()).build());
         out.add(piece("fault:MR-FR-18", "AdapterPageCount is checked against FRMRPageCount, not the initialized count")
                 .replace(Pieces.MR_FR_18, RuleCheck.<FastRegisterRequest>pass()).build());
         out.add(piece("fault:MR-FR-19", "the undefined flag bit 0x20 alone grants remote write")

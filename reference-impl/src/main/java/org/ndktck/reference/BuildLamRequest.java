@@ -30,9 +30,11 @@ public record BuildLamRequest(AdapterView adapter, Mdl mdl, MdlChainSummary chai
         return fullPages + (rest + pageSize - 1) / pageSize;
     }
 
-    /** @return the bytes {@code *pLAMSize} must offer: 16 + 8 × pages (unsigned; saturates) */
+    /**
+     * @return the bytes {@code *pLAMSize} must offer: 16 + 8 × pages (unsigned; PAGE_SIZE ≥ 4096 keeps pages below
+     *     2^52 + 2, so the sum stays below 2^56 and cannot wrap)
+     */
     public long bytesNeeded() {
-        return Unsigned.saturatingAdd(NdkLogicalAddressMapping.HEADER_BYTES,
-                Unsigned.saturatingMultiply(NdkLogicalAddressMapping.ENTRY_BYTES, pagesNeeded()));
+        return NdkLogicalAddressMapping.bytesFor(pagesNeeded());
     }
 }

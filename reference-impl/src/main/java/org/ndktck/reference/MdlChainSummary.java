@@ -49,15 +49,15 @@ public record MdlChainSummary(long virtualAddress, long mdlCount, long totalByte
             boolean reached = Long.compareUnsigned(covered, length) < 0;
             long mdlVa = m.virtualAddress();
             long bytes = m.unsignedByteCount();
-            if (reached && count > 1) {
+            // the first MDL starts at expectedVa and has no previous one, so it passes both tests
+            if (reached) {
                 if (mdlVa != expectedVa) {
                     contiguous = false;
-                } else if ((mdlVa & mask) != 0 && bytes != 0 && havePrevious
-                        && m.pfns().length > 0 && m.pfns()[0] != previousLastPfn) {
+                } else if ((mdlVa & mask) != 0 && bytes != 0 && havePrevious && m.pfns()[0] != previousLastPfn) {
                     split = true;
                 }
             }
-            if (bytes != 0 && m.pfns().length > 0) {
+            if (bytes != 0) { // an MDL with bytes has at least one PFN
                 previousLastPfn = m.pfns()[m.pfns().length - 1];
                 havePrevious = true;
             }
@@ -66,7 +66,7 @@ public record MdlChainSummary(long virtualAddress, long mdlCount, long totalByte
             if ((count & 1) == 0) {
                 slow = slow.next();
             }
-            if (m.next() != null && m.next() == slow) {
+            if (m.next() == slow) { // slow is never null: it trails m
                 cyclic = true;
                 break;
             }

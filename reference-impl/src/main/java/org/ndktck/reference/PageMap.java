@@ -66,17 +66,16 @@ final class PageMap {
             int pagesTaken = (int) Math.min(pfns.length, Mdl.spanPages(m.byteOffset(), take, pageSize));
             // An MDL that starts mid-page continues the previous MDL's last page: its first frame is already there.
             int from = frameCount > 0 && (m.byteOffset() & mask) != 0 ? 1 : 0;
+            // take > 0 and an MDL with bytes has a PFN, so pagesTaken >= 1 >= from: adding >= 0
             int adding = pagesTaken - from;
-            if (adding > 0) {
-                if ((long) frameCount + adding > MAX_FRAMES) {
-                    return null;
-                }
-                if (frameCount + adding > frames.length) {
-                    frames = Arrays.copyOf(frames, Math.max(frameCount + adding, frames.length * 2));
-                }
-                System.arraycopy(pfns, from, frames, frameCount, adding);
-                frameCount += adding;
+            if ((long) frameCount + adding > MAX_FRAMES) {
+                return null;
             }
+            if (frameCount + adding > frames.length) {
+                frames = Arrays.copyOf(frames, Math.max(frameCount + adding, frames.length * 2));
+            }
+            System.arraycopy(pfns, from, frames, frameCount, adding);
+            frameCount += adding;
             covered = Unsigned.saturatingAdd(covered, take);
         }
         return new PageMap(pageSize, Arrays.copyOf(frames, frameCount));

@@ -149,7 +149,7 @@ public final class Pieces {
             StandardChecks::fastRegisterPagesAligned, "a page address not PAGE_SIZE-aligned");
     /** MR-FR-2. */
     public static final Piece<RuleCheck<FastRegisterRequest>> MR_FR_2 = check("MR-FR-2",
-            StandardChecks::fastRegisterPagesMapped, "a page address that is not a live LAM logical address of this adapter");
+            StandardChecks::fastRegisterPagesMapped, "a page address in no page of a live LAM of this adapter");
     /** MR-FR-11. */
     public static final Piece<RuleCheck<FastRegisterRequest>> MR_FR_11 = check("MR-FR-11",
             StandardChecks::fastRegisterAcceptsReadSink, "NDK_OP_FLAG_RDMA_READ_SINK never makes NdkFastRegister fail");

@@ -226,7 +226,7 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         NtStatus status = policy.evaluate(Pieces.BUILD_LAM, request);
         if (status.code() == NtStatus.STATUS_BUFFER_TOO_SMALL.code()) {
             long needed = request.bytesNeeded();
-            if (Long.compareUnsigned(needed, 0xFFFF_FFFFL) <= 0) {
+            if ((needed >>> 32) == 0) { // a size that fits in the ULONG *pLAMSize
                 lam.setLamSize((int) needed);
             }
             return status;
@@ -240,14 +240,15 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         }
         long size = (long) pages.frameCount() * pageSize();
         long span = size + pageSize();
-        if (Long.compareUnsigned(span, Unsigned.MAX - nextLogicalAddress) > 0
-                || Long.compareUnsigned(NdkLogicalAddressMapping.bytesFor(pages.frameCount()), 0xFFFF_FFFFL) > 0) {
+        // the entries fit a ULONG *pLAMSize: at most PageMap.MAX_FRAMES (2^24) of them, 16 + 8 x 2^24 bytes
+        if (Long.compareUnsigned(span, Unsigned.MAX - nextLogicalAddress) > 0) {
             return NtStatus.STATUS_INSUFFICIENT_RESOURCES;
         }
         long base = nextLogicalAddress;
         nextLogicalAddress += span;
         LamMapping mapping = new LamMapping(this, lam, base, pages);
         lams.put(base, mapping);
+        rememberForRelease(lam, mapping);
         long[] logical = new long[pages.frameCount()];
         for (int i = 0; i < logical.length; i++) {
             logical[i] = base + (long) i * pageSize();
@@ -255,8 +256,15 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         lam.setPages(logical.length, logical);
         lam.setFbo((int) (chain.virtualAddress() & (pageSize() - 1L)));
         lam.setLamSize((int) NdkLogicalAddressMapping.bytesFor(logical.length));
-        lam.setAdapterContext(mapping);
         return NtStatus.STATUS_SUCCESS;
+    }
+
+    /** Stores the mapping as the LAM's AdapterContext, where {@link #releaseLam} finds it. */
+    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "NdkReleaseLam finds the mapping here; a LAM left "
+            + "mapped after its release is seen only by a consumer that goes on using its addresses (LAM-REL-2, MR-FR-2 "
+            + "bind the consumer)")
+    private static void rememberForRelease(NdkLogicalAddressMapping lam, LamMapping mapping) {
+        lam.setAdapterContext(mapping);
     }
 
     @Override
@@ -264,13 +272,21 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         Objects.requireNonNull(lam, "lam");
         lock.lock();
         try {
-            if (lam.adapterContext() instanceof LamMapping mapping && mapping.adapter == this
-                    && mapping.owner == lam && mapping.live) {
-                mapping.live = false;
-                lams.remove(mapping.base);
-            }
+            unmap(lam);
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** Under the lock: ends the LAM's mapping when it is a live LAM of this adapter; otherwise does nothing. */
+    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "what NdkReleaseLam undoes is seen only by a consumer "
+            + "that goes on using the LAM's addresses after the release, or releases a LAM twice, one never built or "
+            + "one of another adapter; no rule binds the provider there (LAM-REL-2, MR-FR-2 and LAM-9 bind the consumer)")
+    private void unmap(NdkLogicalAddressMapping lam) {
+        if (lam.adapterContext() instanceof LamMapping mapping && mapping.adapter == this
+                && mapping.owner == lam && mapping.live) {
+            mapping.live = false;
+            lams.remove(mapping.base);
         }
     }
 
@@ -638,11 +654,7 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
 
     /** Under the lock: the live LAM whose run contains the byte at {@code address}, or null. */
     LamMapping lamContaining(long address) {
-        LamMapping cached = lastLam;
-        if (cached != null && cached.live && Long.compareUnsigned(address - cached.base, cached.size()) < 0) {
-            return cached;
-        }
-        LamMapping lam = lamAt(address);
+        LamMapping lam = lamAt(address); // tries the LAM found last first
         return lam != null && lam.contains(address, 1) ? lam : null;
     }
 

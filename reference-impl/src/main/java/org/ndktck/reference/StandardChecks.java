@@ -130,10 +130,9 @@ public final class StandardChecks {
      */
     public static NtStatus lamBufferLargeEnough(BuildLamRequest r) {
         long needed = r.bytesNeeded();
-        if (Long.compareUnsigned(needed, 0xFFFF_FFFFL) > 0) {
-            return STATUS_INVALID_PARAMETER;
-        }
-        return failUnless(Integer.toUnsignedLong(r.offeredSize()) >= needed, STATUS_BUFFER_TOO_SMALL);
+        NtStatus reportable = failUnless((needed >>> 32) == 0, STATUS_INVALID_PARAMETER);
+        return reportable.isSuccess()
+                ? failUnless(Integer.toUnsignedLong(r.offeredSize()) >= needed, STATUS_BUFFER_TOO_SMALL) : reportable;
     }
 
     // ---------------------------------------------------------------- NdkInitializeFastRegisterMr
@@ -141,8 +140,14 @@ public final class StandardChecks {
     /** MR-FRI-1: only a fast-register MR without a fast registration in effect can be (re)initialized. */
     public static NtStatus initializeNeedsFastRegisterMr(InitializeFastRegisterRequest r) {
         MrState s = r.mr().state();
-        boolean state = s == MrState.CREATED || s == MrState.INITIALIZED || s == MrState.INVALIDATED;
-        return failUnless(r.mr().fastRegister() && state, STATUS_INVALID_PARAMETER);
+        return failUnless(r.mr().fastRegister() && (s == MrState.CREATED || reinitializes(s)), STATUS_INVALID_PARAMETER);
+    }
+
+    /** The model lets an MR be initialized again once no fast registration of it is in effect. */
+    @DoNotMutate(value = DoNotMutate.Scope.PROVIDER_CHOICE, why = "AMB-12: initializing one MR again is informational "
+            + "in the catalog; a provider may accept or refuse it")
+    private static boolean reinitializes(MrState s) {
+        return s == MrState.INITIALIZED || s == MrState.INVALIDATED;
     }
 
     /** MR-FRI-2/zero: AdapterPageCount 0 is rejected. */
@@ -220,15 +225,18 @@ public final class StandardChecks {
      */
     public static NtStatus fastRegisterLengthFitsPages(FastRegisterRequest r) {
         long capacity = r.pageCount() * r.adapter().pageSize();
-        long fbo = r.unsignedFbo();
-        boolean ok = fbo <= capacity && Long.compareUnsigned(r.length(), capacity - fbo) <= 0;
-        return failUnless(ok, STATUS_INVALID_PARAMETER);
+        // FBO + Length, saturating at 2^64 - 1 (which no capacity reaches)
+        long needed = Unsigned.saturatingAdd(r.length(), r.unsignedFbo());
+        return failUnless(Long.compareUnsigned(needed, capacity) <= 0, STATUS_INVALID_PARAMETER);
     }
 
-    /** MR-FR-4: BaseVirtualAddress ≡ FBO (mod PAGE_SIZE). */
+    /**
+     * MR-FR-4: BaseVirtualAddress ≡ FBO (mod PAGE_SIZE). An FBO of PAGE_SIZE or more is MR-FR-16's to refuse (it
+     * runs first), so this check compares the two offsets within the page only.
+     */
     public static NtStatus fastRegisterBaseMatchesFbo(FastRegisterRequest r) {
-        long offset = r.baseVirtualAddress() & (r.adapter().pageSize() - 1L);
-        return failUnless(offset == r.unsignedFbo(), STATUS_INVALID_PARAMETER);
+        long mask = r.adapter().pageSize() - 1L;
+        return failUnless((r.baseVirtualAddress() & mask) == (r.unsignedFbo() & mask), STATUS_INVALID_PARAMETER);
     }
 
     /** MR-FR-15: the last byte BaseVirtualAddress + Length − 1 must not wrap past 2^64 − 1. */
@@ -245,12 +253,13 @@ public final class StandardChecks {
     }
 
     /**
-     * MR-FR-2: every page address is a live LAM logical address of this adapter (LAM-8): the start of a page of
-     * a LAM not yet released. Reads the facts of the model's one pass over the page array; an entry inside a
-     * LAM page but not at its start is not such an address (in the reference MR-FR-17 has rejected it already).
+     * MR-FR-2: every page address lies in a page of a live LAM of this adapter (LAM-8): a LAM not yet released.
+     * Reads the fact of the model's one pass over the page array. That the entry also starts its page is
+     * MR-FR-17's check ({@link #fastRegisterPagesAligned}), which runs first with the same status; a variant
+     * that replaces MR-FR-17 alone lets an entry inside a LAM page through, translated to that page.
      */
     public static NtStatus fastRegisterPagesMapped(FastRegisterRequest r) {
-        return failUnless(r.firstUnmappedPage() < 0 && r.firstMisalignedPage() < 0, STATUS_INVALID_PARAMETER);
+        return failUnless(r.firstUnmappedPage() < 0, STATUS_INVALID_PARAMETER);
     }
 
     /** MR-FR-11: NDK_OP_FLAG_RDMA_READ_SINK never makes a fast registration fail. */

@@ -30,14 +30,4 @@ public final class Unsigned {
         long s = a + b;
         return Long.compareUnsigned(s, a) < 0 ? MAX : s;
     }
-
-    /**
-     * @param a unsigned
-     * @param b unsigned
-     * @return a × b, or 2^64 - 1 when the product does not fit in 64 bits
-     */
-    public static long saturatingMultiply(long a, long b) {
-        long high = Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
-        return high != 0 ? MAX : a * b;
-    }
 }

@@ -203,6 +203,9 @@ public final class FastRegisterPlans {
         edges.add(validAt(l, "BaseVirtualAddress with the top bit set", 3, 123, 3L * p - 123, Long.MIN_VALUE + 123, f));
         edges.add(validAt(l, "region ending at 2^64-1", 2, 0, 2L * p, -2L * p, f));
         edges.add(validAt(l, "region ending at 2^64-1, FBO PAGE_SIZE-1", 1, p - 1, 1, -1L, f));
+        // salt 5: the page array descends through its LAM (FrScenario.descending), a run a provider must not read as ascending
+        edges.add(plan(FrCase.VALID, "page array descending through its LAM", 2, true, 2, 2, 0, 2L * p, p, f, 5));
+        edges.add(plan(FrCase.VALID, "page array descending through its LAM", 3, true, 3, 3, 0x10, 3L * p - 0x10, 2L * p + 0x10, f, 5));
         edges.add(plan(FrCase.VALID, "initialized with more pages than used", (int) Math.min(16, l.frmrPageCount()), true, 1, 1, 17, 1,
                 4L * p + 17, f, 0));
         if (!smallOnly) {

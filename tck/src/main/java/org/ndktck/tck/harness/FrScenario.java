@@ -10,7 +10,8 @@ import java.util.Arrays;
 /**
  * An {@link FrPlan} made real in a session: a guarded buffer of {@code lamPages} pages, one MDL over it
  * starting at offset FBO mod PAGE_SIZE, a LAM built with NdkBuildLam (MR-FR-2: page addresses come from
- * NdkBuildLam; in one plan in three the array joins two LAMs, see {@link #splitAt}), the page array handed
+ * NdkBuildLam; in one plan in three the array joins two LAMs, see {@link #splitAt}; some arrays start at a later
+ * page of their LAM, {@link #windowAt}, or descend through it, {@link #descending}), the page array handed
  * to NdkFastRegister (with the planned misalignment), and a
  * fast-register MR created and initialized on the target PD.
  */
@@ -68,6 +69,27 @@ public final class FrScenario {
             chain.setNext(buffer.mdl(vaPage, 0, inPage + byteCount));
             lam = s.buildLam(chain, (long) w * p + inPage + Integer.toUnsignedLong(byteCount));
             pages = Arrays.copyOfRange(lam.pages(), w, w + plan.pageCount());
+        } else if (descending(plan)) {
+            // the LAM is built over a second mapping of the buffer's pages in reverse order, followed by lamPages - 1
+            // pages of another buffer: LAM page j (j < lamPages) is buffer page lamPages - 1 - j. Entry i of the page
+            // array is LAM page lamPages - 1 - i, so the array descends page by page through the LAM (MR-FR-2: entries
+            // need not be adjacent in logical space) while it still maps the buffer in order. Read as an ascending run
+            // from its first entry, it would fit in the LAM and map the other buffer's pages instead.
+            int n = plan.lamPages();
+            HostBuffer after = s.allocate(n - 1);
+            long[] pfns = new long[2 * n - 1];
+            for (int j = 0; j < n; j++) {
+                pfns[j] = buffer.pfn(n - 1 - j);
+            }
+            for (int j = 1; j < n; j++) {
+                pfns[n - 1 + j] = after.pfn(j - 1);
+            }
+            int bytes = (2 * n - 1) * p;
+            lam = s.buildLam(Mdl.of(p, 0x0000_6000_0000_0000L, bytes, pfns), bytes);
+            pages = new long[plan.pageCount()];
+            for (int i = 0; i < pages.length; i++) {
+                pages[i] = lam.pages()[n - 1 - i];
+            }
         } else {
             lam = s.buildLam(buffer.mdl(va, 0, byteCount), Integer.toUnsignedLong(byteCount));
             pages = Arrays.copyOf(lam.pages(), plan.pageCount());
@@ -108,6 +130,18 @@ public final class FrScenario {
             return 0;
         }
         return 1 + (int) Long.remainderUnsigned(h >>> 8, 2);
+    }
+
+    /**
+     * @param plan the plan
+     * @return true when the page array descends through one LAM (entry i + 1 is the LAM page before entry i; see
+     *     {@link #prepare}): one plan in three of those with neither {@link #splitAt} nor {@link #windowAt}, 2 to 64
+     *     LAM pages, chosen by the salt
+     */
+    static boolean descending(FrPlan plan) {
+        long h = plan.salt() * 0xD6E8_FEB8_6659_FD93L;
+        return splitAt(plan) == 0 && windowAt(plan) == 0 && plan.lamPages() >= 2 && plan.lamPages() <= 64
+                && Long.remainderUnsigned(h, 3) == 0;
     }
 
     /** @return the plan */
