@@ -49,7 +49,9 @@ import static org.ndktck.tck.harness.Hex.u64;
  * <h2>Objects</h2>
  * Two sides on separate PDs: the {@link #target()} owns the MRs under test; the {@link #peer()} issues
  * RDMA reads and writes at them through its QP, which is connected (loopback) to the target's QP. Each
- * side has one CQ for both queues. {@link #unconnectedQp()} is a QP of the target PD that is never
+ * side's QP has its own receive CQ and initiator CQ, so an entry on the wrong one is seen (MR-FR-8 and INV-3
+ * name the initiator CQ; a receive's entry belongs on the receive CQ, CQ-2). {@link #unconnectedQp()} is a QP
+ * of the target PD that is never
  * connected. QPs, CQs and the peer's scratch MR are created on first use.
  *
  * <h2>What every call is checked for</h2>
@@ -65,7 +67,8 @@ import static org.ndktck.tck.harness.Hex.u64;
  *   <li>CQ entries: matched by RequestContext; an entry with a context the kit never posted or with
  *       the wrong QPContext is CQ-2, an entry for a request that failed inline is DEF-2, a wrong
  *       NDK_RESULT_EX.Type is MR-FR-8 (fast register) or CQ-3, a missing entry after a successful post
- *       is MR-FR-8 (fast register), INV-3 (invalidate) or RW-5 (others);</li>
+ *       is MR-FR-8 (fast register), INV-3 (invalidate) or RW-5 (others); an entry on the QP's other CQ is
+ *       MR-FR-8, INV-3 or CQ-2;</li>
  *   <li>OBJ-1: a created MR's header says NdkObjectTypeMr;</li>
  *   <li>memory: at close no guard frame was read or written and every painted byte is what the kit
  *       expects; a breach is charged to the running property's first rule.</li>
