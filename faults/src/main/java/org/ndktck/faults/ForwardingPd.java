@@ -29,9 +29,11 @@ public final class ForwardingPd extends ForwardingObject<NdkPd> implements NdkPd
                                         int initiatorQueueDepth, int maxReceiveRequestSge, int maxInitiatorRequestSge,
                                         int inlineDataSize, CreateCompletion<NdkQp> completion, Object createContext) {
         ForwardingAdapter.Wrap<NdkQp> wrap = qp -> new ForwardingQp(qp, adapter,
-                receiveCq instanceof ForwardingCq r ? r : null, initiatorCq instanceof ForwardingCq i ? i : null, qpContext);
+                receiveCq instanceof ForwardingCq r ? r : null, initiatorCq instanceof ForwardingCq i ? i : null, qpContext,
+                maxInitiatorRequestSge);
+        NdkCq[] cqs = hooks.qpCqs(receiveCq, initiatorCq);
         return hooks.call(NdkCall.CREATE_QP, this, () -> hooks.create(NdkCall.CREATE_QP, this, completion, createContext,
-                (c, x) -> ForwardingAdapter.wrapResult(inner.createQp(receiveCq, initiatorCq, qpContext, receiveQueueDepth,
+                (c, x) -> ForwardingAdapter.wrapResult(inner.createQp(cqs[0], cqs[1], qpContext, receiveQueueDepth,
                         initiatorQueueDepth, maxReceiveRequestSge, maxInitiatorRequestSge, inlineDataSize,
                         ForwardingAdapter.wrapCompletion(c, wrap), x), wrap)));
     }

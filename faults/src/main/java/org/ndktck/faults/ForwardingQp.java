@@ -16,13 +16,20 @@ public final class ForwardingQp extends ForwardingObject<NdkQp> implements NdkQp
     private final ForwardingCq receiveCq;
     private final ForwardingCq initiatorCq;
     private final Object qpContext;
+    private final int maxInitiatorRequestSge;
 
     ForwardingQp(NdkQp inner, ForwardingAdapter adapter, ForwardingCq receiveCq, ForwardingCq initiatorCq,
-                 Object qpContext) {
+                 Object qpContext, int maxInitiatorRequestSge) {
         super(inner, adapter);
         this.receiveCq = receiveCq;
         this.initiatorCq = initiatorCq;
         this.qpContext = qpContext;
+        this.maxInitiatorRequestSge = maxInitiatorRequestSge;
+    }
+
+    /** @return the MaxInitiatorRequestSge given at NdkCreateQp (ULONG in an int, unsigned) */
+    public int maxInitiatorRequestSge() {
+        return maxInitiatorRequestSge;
     }
 
     /** @return the wrapped receive CQ, or null when the consumer passed a CQ of another provider */

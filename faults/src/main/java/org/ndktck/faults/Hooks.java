@@ -10,6 +10,7 @@ import org.ndktck.spec.CreateCompletion;
 import org.ndktck.spec.CreateResult;
 import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkAdapterInfo;
+import org.ndktck.spec.NdkCq;
 import org.ndktck.spec.NdkLogicalAddressMapping;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkObject;
@@ -175,6 +176,17 @@ public interface Hooks {
      */
     default NtStatus close(NdkCall call, NdkObject object, CloseCompletion completion, Object context, CloseCall inner) {
         return inner.invoke(completion, context);
+    }
+
+    /**
+     * The two CQs NdkCreateQp passes on to the wrapped PD.
+     *
+     * @param receiveCq   the consumer's ReceiveCq
+     * @param initiatorCq the consumer's InitiatorCq
+     * @return {ReceiveCq, InitiatorCq} as the wrapped provider gets them; by default unchanged
+     */
+    default NdkCq[] qpCqs(NdkCq receiveCq, NdkCq initiatorCq) {
+        return new NdkCq[]{receiveCq, initiatorCq};
     }
 
     /**

@@ -57,6 +57,14 @@ import org.ndktck.spec.NtStatus;
  *       the LAM pages after the first entry (a surviving mutant of the reference's one-run fast path). Caught since
  *       FrScenario's page arrays sometimes descend through their LAM ({@code FrScenario.descending}).</li>
  * </ul>
+ * From run 5: {@code fault:MR-FR-8/cqs-swapped} is the surviving mutant of {@code DataPath.complete} that puts
+ * initiator completions on the receive CQ and receive completions on the initiator CQ; the kit gave each QP one CQ
+ * for both until its session used two. {@code fault:SGE-3/inline-token-region-trusted} is the surviving mutant of
+ * {@code DataPath.captureInline} that takes an INLINE SGE from the region its token names without checking that
+ * the region holds the SGE. {@code fault:DEF-4/data-refusal-keeps-deferred} is the surviving mutant of
+ * {@code ReferenceQp.postData} that returns an initiator request's inline failure without handing the held DEFER
+ * requests on (the kit's DEF-4 property made only fast registrations fail).
+ * </ul>
  */
 public final class MutationGapFaults implements NdkProviderSource {
 
@@ -137,6 +145,33 @@ public final class MutationGapFaults implements NdkProviderSource {
                             lam.setLamSize(offered);
                         }
                         return r;
+                    }
+                }));
+        out.add(Variants.wrapped("fault:MR-FR-8/cqs-swapped",
+                "NdkCreateQp swaps its two CQs: fast-register and other initiator completions appear on the receive CQ, "
+                        + "receive completions on the initiator CQ",
+                () -> new Hooks() {
+                    @Override
+                    public org.ndktck.spec.NdkCq[] qpCqs(org.ndktck.spec.NdkCq receiveCq, org.ndktck.spec.NdkCq initiatorCq) {
+                        return new org.ndktck.spec.NdkCq[]{initiatorCq, receiveCq};
+                    }
+                }));
+        out.add(Variants.wrapped("fault:SGE-3/inline-token-region-trusted",
+                "an INLINE NdkSend or NdkWrite looks its bytes up in the registration its SGE token names, so an SGE whose token is "
+                        + "the local token of a registration that does not hold those bytes fails with STATUS_INVALID_PARAMETER",
+                InlineTokenRegionTrusted::new));
+        out.add(Variants.wrapped("fault:DEF-4/data-refusal-keeps-deferred",
+                "an NdkRead, NdkWrite or NdkSend with more SGEs than the QP's MaxInitiatorRequestSge fails inline without handing "
+                        + "the QP's earlier DEFER requests to the hardware (fast-register and invalidate refusals do hand them on)",
+                () -> new Hooks() {
+                    @Override
+                    public NtStatus post(ForwardingQp qp, WorkRequest w, java.util.function.Function<WorkRequest, NtStatus> inner) {
+                        boolean data = w.call() == NdkCall.READ || w.call() == NdkCall.WRITE || w.call() == NdkCall.SEND
+                                || w.call() == NdkCall.SEND_AND_INVALIDATE;
+                        if (data && Integer.compareUnsigned(w.sgl().length, qp.maxInitiatorRequestSge()) > 0) {
+                            return STATUS_INVALID_PARAMETER;
+                        }
+                        return inner.apply(w);
                     }
                 }));
         out.add(Variants.builder("fault:DEF-3/invalidate-defer-refused",
@@ -314,6 +349,42 @@ public final class MutationGapFaults implements NdkProviderSource {
                 rounded[i] = given[i] & -p;
             }
             return inner.apply(request.withAdapterPageArray(rounded));
+        }
+    }
+
+    /**
+     * SGE-3 broken: an INLINE send or write reads each SGE through the registration its token names, when the token
+     * is the local token of a registration the consumer read (NdkGetLocalTokenFromMr), and fails with
+     * STATUS_INVALID_PARAMETER when that registration does not hold the SGE's bytes.
+     */
+    static final class InlineTokenRegionTrusted implements Hooks {
+        private final java.util.Map<Integer, ForwardingMr> byToken = new java.util.concurrent.ConcurrentHashMap<>();
+
+        @Override
+        public int token(NdkCall call, ForwardingMr mr, int token) {
+            if (call == NdkCall.GET_LOCAL_TOKEN && !mr.fastRegister()) {
+                byToken.put(token, mr);
+            }
+            return token;
+        }
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest w, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            boolean inline = (w.call() == NdkCall.SEND || w.call() == NdkCall.WRITE) && (w.flags() & NdkOpFlags.INLINE) != 0;
+            if (inline) {
+                for (org.ndktck.spec.NdkSge sge : w.sgl()) {
+                    ForwardingMr mr = byToken.get(sge.memoryRegionToken());
+                    if (mr != null && !mr.closed() && mr.mdl() != null) {
+                        long offset = sge.address() - mr.base();
+                        boolean holds = Long.compareUnsigned(offset, mr.length()) < 0
+                                && Long.compareUnsigned(sge.unsignedLength(), mr.length() - offset) <= 0;
+                        if (!holds) {
+                            return STATUS_INVALID_PARAMETER;
+                        }
+                    }
+                }
+            }
+            return inner.apply(w);
         }
     }
 }

@@ -40,6 +40,8 @@ final class DataMover {
         }
 
         /** @return bytes available in one frame from here */
+        @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "At the boundary both values are equal, so either "
+                + "is the minimum")
         long run() {
             long inSpan = spans.get(index).length() - done;
             long inFrame = map().runFrom(position());
@@ -87,14 +89,14 @@ final class DataMover {
         }
     }
 
-    /** Reads {@code total} bytes of {@code from} (INLINE data at post time). */
+    /** Reads the {@code total} bytes of {@code from}, the sum of its span lengths (INLINE data at post time). */
     static byte[] gather(HostMemory memory, List<Span> from, int total) {
         int pageSize = memory.pageSize();
         byte[] bytes = new byte[total];
         Cursor src = new Cursor(from);
         int done = 0;
-        while (done < total && src.ready()) {
-            int chunk = (int) Math.min(total - done, src.run());
+        while (src.ready()) {
+            int chunk = (int) src.run();
             memory.read(src.frame(), src.offset(pageSize), bytes, done, chunk);
             src.advance(chunk);
             done += chunk;

@@ -8,7 +8,6 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NdkSge;
-import org.ndktck.spec.NdkVersion;
 import org.ndktck.spec.NtStatus;
 
 /**
@@ -21,12 +20,12 @@ final class DataPath {
     private DataPath() {
     }
 
-    /** Processes one request that was queued on the adapter. */
+    /**
+     * Processes one request that was queued on the adapter and has not completed. A flush or close of its QP
+     * cancels every request of the QP, queued ones included, and a request posted on a flushed QP is cancelled
+     * when posted, so no request of a flushed or closing QP gets here.
+     */
     static void process(ReferenceAdapter adapter, WorkRequest wr) {
-        if (wr.qp.state == QpState.FLUSHED || !wr.qp.isOpen()) {
-            cancel(wr);
-            return;
-        }
         switch (wr.type) {
             case FAST_REGISTER -> fastRegister(wr);
             case INVALIDATE -> invalidate(wr);
@@ -57,10 +56,27 @@ final class DataPath {
         if (wr.done) {
             return;
         }
-        if (wr.type == WorkRequestType.FAST_REGISTER && wr.region != null) {
+        retireIfFastRegistration(wr);
+        complete(wr, status, 0, wr.type.operationType(), 0);
+    }
+
+    /**
+     * A fast registration that failed (it was cancelled by a flush or close) never takes effect: its pending
+     * registration is retired and its MR counts as invalidated, so it may be fast-registered again.
+     *
+     * @return true when {@code wr} was a fast registration (its result is not needed; it keeps the call out of
+     *     PIT's void-call mutator, which would otherwise mutate this excluded behaviour at the call site)
+     */
+    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "No rule says what state an MR is in after its "
+            + "fast registration was cancelled, and the pending registration's token grants nothing either way")
+    private static boolean retireIfFastRegistration(WorkRequest wr) {
+        if (wr.type != WorkRequestType.FAST_REGISTER) {
+            return false;
+        }
+        if (wr.region != null) {
             wr.region.mr.invalidated(wr.region, RetireEvent.CLOSE);
         }
-        complete(wr, status, 0, wr.type.operationType(), 0);
+        return true;
     }
 
     /** Completes a flushed request with STATUS_CANCELLED; a cancelled fast registration never takes effect. */
@@ -151,37 +167,58 @@ final class DataPath {
         succeed(wr);
     }
 
+    /** RW-4: the adapter honours RDMA_READ_LOCAL_INVALIDATE (it sets the flag exactly at NDKPI 1.2). */
+    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "False only on an NDKPI 1.1 adapter, where "
+            + "RDMA_READ_LOCAL_INVALIDATE is undefined and the consumer must not set it (RW-4 is NDKPI 1.2)")
     private static boolean readLocalInvalidateSupported(ReferenceAdapter adapter) {
-        return adapter.ndkVersion().atLeast(NdkVersion.V1_2)
-                && adapter.hasAdapterFlag(NdkAdapterFlags.RDMA_READ_LOCAL_INVALIDATE_SUPPORTED);
+        return adapter.hasAdapterFlag(NdkAdapterFlags.RDMA_READ_LOCAL_INVALIDATE_SUPPORTED);
     }
 
     /** The target of a Read or Write: checks of {@link Pieces#REMOTE_ACCESS}, then the bytes as a span. */
     private static Object remoteSpan(ReferenceAdapter adapter, ReferenceQp target, WorkRequest wr, long total) {
         Object holder = adapter.tokenHolder(wr.remoteToken);
-        TokenOwner owner = ownerOf(holder);
-        Region region = holder instanceof Region r ? r : null;
-        boolean samePd = region != null ? region.pd == target.pd : holder == target.pd;
-        LamMapping lam = owner == TokenOwner.PRIVILEGED ? adapter.lamHolding(wr.remoteAddress, total) : null;
-        boolean inBounds = region != null ? adapter.policy.get(Pieces.BOUNDS).permits(region, wr.remoteAddress, total)
-                : lam != null;
+        if (!(holder instanceof Region region)) {
+            return remoteWithoutRegistration(adapter, target, wr, total, holder);
+        }
+        boolean inBounds = adapter.policy.get(Pieces.BOUNDS).permits(region, wr.remoteAddress, total);
         RemoteAccessRequest request = new RemoteAccessRequest(adapter, wr.type, wr.remoteToken, wr.remoteAddress,
-                total, owner, region, samePd, inBounds);
+                total, TokenOwner.REGISTRATION, region, region.pd == target.pd, inBounds);
         NtStatus status = adapter.policy.evaluate(Pieces.REMOTE_ACCESS, request);
         if (!status.equals(NtStatus.STATUS_SUCCESS)) {
             return status;
         }
-        boolean read = wr.type == WorkRequestType.READ;
-        if (region == null) {
-            // only a variant without PRIV-2 gets here: the privileged token reaches LAM logical addresses
-            return lam == null ? NtStatus.STATUS_ACCESS_VIOLATION
-                    : new Span(lam.pages, wr.remoteAddress - lam.base, total);
+        return backedSpan(region.pages, region.position(wr.remoteAddress), total);
+    }
+
+    /**
+     * A Read or Write whose remote token names no registration: the privileged token (PRIV-2 refuses it) or no
+     * token at all (RW-TOKEN refuses it). Only a variant without those checks gets past them: the privileged
+     * token then reaches LAM logical addresses.
+     */
+    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "PRIV-2 and RW-TOKEN refuse every such request before "
+            + "anything computed here is used; only a variant without those checks reads the rest")
+    private static Object remoteWithoutRegistration(ReferenceAdapter adapter, ReferenceQp target, WorkRequest wr,
+                                                    long total, Object holder) {
+        TokenOwner owner = ownerOf(holder);
+        LamMapping lam = owner == TokenOwner.PRIVILEGED ? adapter.lamHolding(wr.remoteAddress, total) : null;
+        RemoteAccessRequest request = new RemoteAccessRequest(adapter, wr.type, wr.remoteToken, wr.remoteAddress,
+                total, owner, null, holder == target.pd, lam != null);
+        NtStatus status = adapter.policy.evaluate(Pieces.REMOTE_ACCESS, request);
+        if (!status.equals(NtStatus.STATUS_SUCCESS)) {
+            return status;
         }
-        long position = region.position(wr.remoteAddress);
-        if (!region.pages.backs(position, total)) {
-            return read ? NtStatus.STATUS_REMOTE_RESOURCES : NtStatus.STATUS_ACCESS_VIOLATION;
-        }
-        return new Span(region.pages, position, total);
+        return lam == null ? NtStatus.STATUS_ACCESS_VIOLATION : new Span(lam.pages, wr.remoteAddress - lam.base, total);
+    }
+
+    /**
+     * The span of {@code length} bytes at {@code position} of {@code pages}, or STATUS_ACCESS_VIOLATION when some of
+     * them have no page frame.
+     */
+    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "The checks before it (MR-REG-1, MR-FR-3, the "
+            + "bounds of each access, PRIV-1's LAM range) leave no access without page frames; only a variant breaking "
+            + "them meets the error")
+    private static Object backedSpan(PageMap pages, long position, long length) {
+        return pages.backs(position, length) ? new Span(pages, position, length) : NtStatus.STATUS_ACCESS_VIOLATION;
     }
 
     /** One local SGE: checks of {@link Pieces#LOCAL_ACCESS}, then its bytes as a span. */
@@ -202,16 +239,9 @@ final class DataPath {
             return status;
         }
         if (region != null) {
-            long position = region.position(address);
-            return region.pages.backs(position, length) ? new Span(region.pages, position, length)
-                    : NtStatus.STATUS_ACCESS_VIOLATION;
+            return backedSpan(region.pages, region.position(address), length);
         }
-        if (lam != null) {
-            long position = address - lam.base;
-            return lam.pages.backs(position, length) ? new Span(lam.pages, position, length)
-                    : NtStatus.STATUS_ACCESS_VIOLATION;
-        }
-        return NtStatus.STATUS_ACCESS_VIOLATION;
+        return lam != null ? backedSpan(lam.pages, address - lam.base, length) : NtStatus.STATUS_ACCESS_VIOLATION;
     }
 
     private static TokenOwner ownerOf(Object holder) {
@@ -227,7 +257,8 @@ final class DataPath {
     private static RemoteInvalidateRequest invalidateRequest(ReferenceAdapter adapter, WorkRequestType type,
                                                              int token, Object holder, ReferencePd pd) {
         Region region = holder instanceof Region r ? r : null;
-        boolean samePd = region != null ? region.pd == pd : holder == pd;
+        // INV-1/remote refuses every token that names no registration, whatever its PD
+        boolean samePd = region != null && region.pd == pd;
         return new RemoteInvalidateRequest(adapter, type, token, ownerOf(holder), region, samePd);
     }
 
@@ -248,35 +279,42 @@ final class DataPath {
                 }
             }
         }
-        while (!wr.done && !peer.receives.isEmpty()) {
-            WorkRequest receive = peer.receives.poll();
-            if (!match(adapter, wr, receive)) {
-                peer.receives.addFirst(receive);
-                return;
-            }
-        }
-        if (!wr.done) {
+        // its sources were just checked, so the first receive completes it (with the receive, or alone)
+        if (!peer.receives.isEmpty()) {
+            match(adapter, wr, peer.receives.poll());
+        } else {
             peer.inboundSends.add(wr);
         }
     }
 
     private static void receive(ReferenceAdapter adapter, WorkRequest wr) {
-        ReferenceQp qp = wr.qp;
-        while (!wr.done && !qp.inboundSends.isEmpty()) {
-            match(adapter, qp.inboundSends.poll(), wr);
-        }
-        if (!wr.done) {
-            qp.receives.add(wr);
+        if (!matchWaitingSends(adapter, wr)) {
+            wr.qp.receives.add(wr);
         }
     }
 
     /**
-     * Delivers a send into a receive. Checks the send's sources, the receive's sinks, the size and (for
-     * SendAndInvalidate) the token to invalidate, then copies.
+     * A receive meets the peer's sends that arrived before it, in order, until one fills it.
      *
-     * @return false when the send failed on its own sources and the receive was not used
+     * @return true when the receive completed
      */
-    private static boolean match(ReferenceAdapter adapter, WorkRequest send, WorkRequest receive) {
+    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "A send posted before the peer's receive is "
+            + "send/receive ordering, outside the memory-region pages (a reliable connection may even fail such a "
+            + "send after its receiver-not-ready retries)")
+    private static boolean matchWaitingSends(ReferenceAdapter adapter, WorkRequest receive) {
+        ReferenceQp qp = receive.qp;
+        while (!receive.done && !qp.inboundSends.isEmpty()) {
+            match(adapter, qp.inboundSends.poll(), receive);
+        }
+        return receive.done;
+    }
+
+    /**
+     * Delivers a send into a receive. Checks the send's sources, the receive's sinks, the size and (for
+     * SendAndInvalidate) the token to invalidate, then copies. When the send fails on its own sources the
+     * receive stays unused.
+     */
+    private static void match(ReferenceAdapter adapter, WorkRequest send, WorkRequest receive) {
         List<Span> sources = new ArrayList<>();
         long total;
         if (send.inlineData != null) {
@@ -286,8 +324,8 @@ final class DataPath {
             for (NdkSge sge : send.sgl) {
                 Object r = localSpan(adapter, send.qp, sge, false, send.type);
                 if (r instanceof NtStatus status) {
-                    fail(send, status);
-                    return false;
+                    sourcesGone(send, status);
+                    return;
                 }
                 sources.add((Span) r);
             }
@@ -298,14 +336,13 @@ final class DataPath {
             if (r instanceof NtStatus status) {
                 fail(receive, status);
                 fail(send, NtStatus.STATUS_ACCESS_VIOLATION);
-                return true;
+                return;
             }
             sinks.add((Span) r);
         }
         if (Long.compareUnsigned(total, receive.totalBytes()) > 0) {
-            fail(receive, NtStatus.STATUS_BUFFER_TOO_SMALL);
-            fail(send, NtStatus.STATUS_REMOTE_RESOURCES);
-            return true;
+            receiveTooSmall(send, receive);
+            return;
         }
         Region invalidate = null;
         if (send.type == WorkRequestType.SEND_AND_INVALIDATE) {
@@ -314,9 +351,8 @@ final class DataPath {
                     send.remoteToken, holder, receive.qp.pd);
             NtStatus status = adapter.policy.evaluate(Pieces.REMOTE_INVALIDATE, request);
             if (!status.equals(NtStatus.STATUS_SUCCESS)) {
-                fail(receive, status);
-                fail(send, status);
-                return true;
+                invalidationRefused(send, receive, status);
+                return;
             }
             invalidate = holder instanceof Region r ? r : null;
         }
@@ -333,7 +369,29 @@ final class DataPath {
             complete(receive, NtStatus.STATUS_SUCCESS, total, NdkOperationType.RECEIVE, 0);
         }
         succeed(send);
-        return true;
+    }
+
+    /** A send that waited for a receive lost its sources meanwhile (deregistered, invalidated, closed). */
+    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "Send/receive matching is outside the "
+            + "memory-region pages; the kit posts receives first, and a send whose sources fail when posted fails in send()")
+    private static void sourcesGone(WorkRequest send, NtStatus status) {
+        fail(send, status);
+    }
+
+    /** The message is longer than the receive's buffers. */
+    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "What a too small receive does is send/receive "
+            + "matching, which no page of the memory-region catalog states")
+    private static void receiveTooSmall(WorkRequest send, WorkRequest receive) {
+        fail(receive, NtStatus.STATUS_BUFFER_TOO_SMALL);
+        fail(send, NtStatus.STATUS_REMOTE_RESOURCES);
+    }
+
+    /** SendAndInvalidate named a token the receiver may not invalidate. */
+    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "INV-1 binds the consumer: a SendAndInvalidate "
+            + "names a live fast registration of the receiver's PD; the result of naming anything else is not stated")
+    private static void invalidationRefused(WorkRequest send, WorkRequest receive, NtStatus status) {
+        fail(receive, status);
+        fail(send, status);
     }
 
     // ------------------------------------------------------------------ INLINE
@@ -346,7 +404,7 @@ final class DataPath {
      * @return the bytes, or null when some SGE lies in no memory the adapter can reach
      */
     static byte[] captureInline(ReferenceAdapter adapter, ReferenceQp qp, NdkSge[] sgl, long total) {
-        if (Long.compareUnsigned(total, Integer.MAX_VALUE - 8) > 0) {
+        if (tooLargeToCapture(total)) {
             return null;
         }
         RegionBounds bounds = adapter.policy.get(Pieces.BOUNDS);
@@ -359,12 +417,11 @@ final class DataPath {
                     && bounds.permits(r, address, length)) {
                 span = new Span(r.pages, r.position(address), length);
             }
-            LamMapping lam = span == null ? adapter.lamHolding(address, length) : null;
-            if (lam != null) {
-                span = new Span(lam.pages, address - lam.base, length);
-            }
             if (span == null) {
                 span = adapter.findRegion(qp.pd, address, length);
+            }
+            if (span == null) {
+                span = inlineFromLam(adapter, address, length);
             }
             if (span == null || !span.map().backs(span.position(), length)) {
                 return null;
@@ -372,5 +429,21 @@ final class DataPath {
             spans.add(span);
         }
         return DataMover.gather(adapter.memory, spans, (int) total);
+    }
+
+    /** The INLINE total cannot be held in one Java array. */
+    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "SGE-4's check keeps an INLINE total within the QP's "
+            + "InlineDataSize, far below this bound; only a variant without that check can reach it")
+    private static boolean tooLargeToCapture(long total) {
+        return Long.compareUnsigned(total, Integer.MAX_VALUE - 8) > 0;
+    }
+
+    /** An INLINE SGE whose address is a LAM logical address: the model reads the LAM's pages. */
+    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "An INLINE SGE is read by address with its token "
+            + "ignored (SGE-3), so its address is a virtual address; reading a LAM logical address there is a model "
+            + "extension no rule states")
+    private static Span inlineFromLam(ReferenceAdapter adapter, long address, long length) {
+        LamMapping lam = adapter.lamHolding(address, length);
+        return lam == null ? null : new Span(lam.pages, address - lam.base, length);
     }
 }

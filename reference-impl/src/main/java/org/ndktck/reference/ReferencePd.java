@@ -33,6 +33,8 @@ final class ReferencePd extends ReferenceObject implements NdkPd {
     }
 
     @Override
+    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "A closed PD's privileged token names a closed PD that no open "
+            + "QP belongs to, so it grants nothing whether or not it leaves the token table (and CL-3 forbids its use)")
     void onClosed() {
         adapter.removeToken(privilegedToken, this);
     }
@@ -64,10 +66,8 @@ final class ReferencePd extends ReferenceObject implements NdkPd {
         ReferenceCq icq = adapter.resolve(initiatorCq, ReferenceCq.class);
         adapter.lock.lock();
         try {
-            boolean limits = Integer.compareUnsigned(receiveQueueDepth, ReferenceAdapter.MAX_QUEUE_DEPTH) <= 0
-                    && Integer.compareUnsigned(initiatorQueueDepth, ReferenceAdapter.MAX_QUEUE_DEPTH) <= 0
-                    && Integer.compareUnsigned(maxReceiveRequestSge, ReferenceAdapter.MAX_SGE) <= 0
-                    && Integer.compareUnsigned(maxInitiatorRequestSge, ReferenceAdapter.MAX_SGE) <= 0
+            boolean limits = withinQpLimits(receiveQueueDepth, initiatorQueueDepth, maxReceiveRequestSge,
+                    maxInitiatorRequestSge)
                     && Integer.compareUnsigned(inlineDataSize, ReferenceAdapter.MAX_INLINE_DATA_SIZE) <= 0;
             if (adapter.isClosed() || !isOpen() || rcq == null || icq == null || !rcq.isOpen() || !icq.isOpen()
                     || !limits) {
@@ -79,6 +79,21 @@ final class ReferencePd extends ReferenceObject implements NdkPd {
         } finally {
             adapter.lock.unlock();
         }
+    }
+
+    /**
+     * @return true when the queue depths and SGE counts given to NdkCreateQp are within the adapter's advertised
+     *     maxima (unsigned)
+     */
+    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "No rule binds NdkCreateQp's queue depths and "
+            + "SGE counts: AI-3 only says what the advertised maxima mean, and GEN-EXC-1 asks for an NTSTATUS whatever "
+            + "they are (the InlineDataSize limit stays outside: SGE-3's QPs use the advertised maximum)")
+    private static boolean withinQpLimits(int receiveQueueDepth, int initiatorQueueDepth, int maxReceiveRequestSge,
+                                          int maxInitiatorRequestSge) {
+        return Integer.compareUnsigned(receiveQueueDepth, ReferenceAdapter.MAX_QUEUE_DEPTH) <= 0
+                && Integer.compareUnsigned(initiatorQueueDepth, ReferenceAdapter.MAX_QUEUE_DEPTH) <= 0
+                && Integer.compareUnsigned(maxReceiveRequestSge, ReferenceAdapter.MAX_SGE) <= 0
+                && Integer.compareUnsigned(maxInitiatorRequestSge, ReferenceAdapter.MAX_SGE) <= 0;
     }
 
     @Override

@@ -41,6 +41,8 @@ final class Region implements RegionView {
     }
 
     @Override
+    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "Only the retirement reads it, to take the token out of the "
+            + "table; a token left behind names a dead registration, which every check refuses as well")
     public int token() {
         return token;
     }
@@ -71,11 +73,15 @@ final class Region implements RegionView {
     }
 
     @Override
+    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "Only INV-1/remote reads it, and INV-1 binds the consumer: "
+            + "a SendAndInvalidate or read-local invalidation names a fast registration")
     public boolean fastRegistered() {
         return fastRegistered;
     }
 
     @Override
+    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "A dead registration is also out of the token table, so no check "
+            + "meets one; a pending one may already be in effect by DEF-1, so granting it access is legal")
     public boolean live() {
         return state == State.LIVE;
     }

@@ -49,7 +49,9 @@ import static org.ndktck.tck.harness.Hex.u64;
  * <h2>Objects</h2>
  * Two sides on separate PDs: the {@link #target()} owns the MRs under test; the {@link #peer()} issues
  * RDMA reads and writes at them through its QP, which is connected (loopback) to the target's QP. Each
- * side has one CQ for both queues. {@link #unconnectedQp()} is a QP of the target PD that is never
+ * side's QP has its own receive CQ and initiator CQ, so an entry on the wrong one is seen (MR-FR-8 and INV-3
+ * name the initiator CQ; a receive's entry belongs on the receive CQ, CQ-2). {@link #unconnectedQp()} is a QP
+ * of the target PD that is never
  * connected. QPs, CQs and the peer's scratch MR are created on first use.
  *
  * <h2>What every call is checked for</h2>
@@ -65,7 +67,8 @@ import static org.ndktck.tck.harness.Hex.u64;
  *   <li>CQ entries: matched by RequestContext; an entry with a context the kit never posted or with
  *       the wrong QPContext is CQ-2, an entry for a request that failed inline is DEF-2, a wrong
  *       NDK_RESULT_EX.Type is MR-FR-8 (fast register) or CQ-3, a missing entry after a successful post
- *       is MR-FR-8 (fast register), INV-3 (invalidate) or RW-5 (others);</li>
+ *       is MR-FR-8 (fast register), INV-3 (invalidate) or RW-5 (others); an entry on the QP's other CQ is
+ *       MR-FR-8, INV-3 or CQ-2;</li>
  *   <li>OBJ-1: a created MR's header says NdkObjectTypeMr;</li>
  *   <li>memory: at close no guard frame was read or written and every painted byte is what the kit
  *       expects; a breach is charged to the running property's first rule.</li>
@@ -81,12 +84,16 @@ public final class NdkSession implements AutoCloseable {
     private static final int DEPTH = 16;
     private static final int CQ_DEPTH = 64;
 
-    /** One side of the connection: a PD, a CQ, a QP and, on the peer, a registered scratch buffer. */
+    /**
+     * One side of the connection: a PD, two CQs (the QP's initiator CQ and its receive CQ, so a completion on the
+     * wrong one is seen: MR-FR-8, INV-3, CQ-2), a QP and, on the peer, a registered scratch buffer.
+     */
     public static final class Side {
         private final String name;
         private final Object qpContext;
         private volatile NdkPd pd;
         private volatile NdkCq cq;
+        private volatile NdkCq receiveCq;
         private volatile NdkQp qp;
         private HostBuffer scratch;
         private NdkMr scratchMr;
@@ -109,9 +116,25 @@ public final class NdkSession implements AutoCloseable {
             return pd;
         }
 
-        /** @return the side's CQ (receive and initiator), or null before the QPs exist */
+        /**
+         * @return the side's initiator CQ (completions of NdkFastRegister, NdkInvalidate, NdkRead, NdkWrite,
+         *     NdkSend, NdkSendAndInvalidate), or null before the QPs exist
+         */
         public NdkCq cq() {
             return cq;
+        }
+
+        /** @return the side's receive CQ (completions of NdkReceive), or null before the QPs exist */
+        public NdkCq receiveCq() {
+            return receiveCq;
+        }
+
+        /**
+         * @param type the operation type of a request posted on this side's QP
+         * @return the CQ its entry belongs on: the receive CQ for a receive, the initiator CQ otherwise
+         */
+        public NdkCq cqFor(NdkOperationType type) {
+            return isReceive(type) ? receiveCq : cq;
         }
 
         /** @return the side's connected QP, or null before the QPs exist */
@@ -388,7 +411,7 @@ public final class NdkSession implements AutoCloseable {
     }
 
     /**
-     * Creates (once) both CQs, the peer's PD and the two QPs, and connects them.
+     * Creates (once) the peer's PD, each side's initiator CQ and receive CQ, and the two QPs, and connects them.
      *
      * @return this session
      */
@@ -399,8 +422,10 @@ public final class NdkSession implements AutoCloseable {
         inv.batch("session set-up (QPs)", () -> {
             peer.pd = createRequired("NdkCreatePd", () -> "NdkCreatePd() for the peer", NdkObjectType.PD,
                     op -> adapter.createPd(op.createCompletion(), op.context()));
-            target.cq = createCq(target);
-            peer.cq = createCq(peer);
+            target.cq = createCq(target, "initiator");
+            target.receiveCq = createCq(target, "receive");
+            peer.cq = createCq(peer, "initiator");
+            peer.receiveCq = createCq(peer, "receive");
             target.qp = createQp(target, target.pd, target.qpContext);
             peer.qp = createQp(peer, peer.pd, peer.qpContext);
             NtStatus st = inv.call("connectLoopback", () -> "connectLoopback(target QP, peer QP)",
@@ -415,7 +440,7 @@ public final class NdkSession implements AutoCloseable {
     }
 
     /**
-     * @return a QP of the target PD that is never connected (created once; uses the target's CQ)
+     * @return a QP of the target PD that is never connected (created once; uses the target's two CQs)
      */
     public NdkQp unconnectedQp() {
         if (unconnected == null) {
@@ -441,9 +466,10 @@ public final class NdkSession implements AutoCloseable {
 
     // ------------------------------------------------------------------ creates
 
-    private NdkCq createCq(Side side) {
+    private NdkCq createCq(Side side, String role) {
         int depth = capped(CQ_DEPTH, info.maxCqDepth());
-        return createRequired("NdkCreateCq", () -> "NdkCreateCq(QueueDepth=" + u32(depth) + ") for the " + side.name, NdkObjectType.CQ,
+        return createRequired("NdkCreateCq", () -> "NdkCreateCq(QueueDepth=" + u32(depth) + ") for the " + side.name + "'s " + role + " CQ",
+                NdkObjectType.CQ,
                 op -> adapter.createCq(depth, op.createCompletion(), op.context()));
     }
 
@@ -452,10 +478,11 @@ public final class NdkSession implements AutoCloseable {
         int iq = capped(DEPTH, info.maxInitiatorQueueDepth());
         int rs = capped(1, info.maxReceiveRequestSge());
         int is = capped(1, info.maxInitiatorRequestSge());
-        NdkCq cq = side.cq;
+        NdkCq icq = side.cq;
+        NdkCq rcq = side.receiveCq;
         return createRequired("NdkCreateQp", () -> "NdkCreateQp(ReceiveQueueDepth=" + u32(rq) + ", InitiatorQueueDepth=" + u32(iq)
                         + ", MaxReceiveRequestSge=" + u32(rs) + ", MaxInitiatorRequestSge=" + u32(is) + ", InlineDataSize=0) on the " + side.name + " PD",
-                NdkObjectType.QP, op -> pd.createQp(cq, cq, qpContext, rq, iq, rs, is, 0, op.createCompletion(), op.context()));
+                NdkObjectType.QP, op -> pd.createQp(rcq, icq, qpContext, rq, iq, rs, is, 0, op.createCompletion(), op.context()));
     }
 
     private static int capped(int want, int limit) {
@@ -898,6 +925,23 @@ public final class NdkSession implements AutoCloseable {
 
     // ------------------------------------------------------------------ work requests
 
+    /** @return true for the completion types of NdkReceive (RECEIVE, RECEIVE_AND_INVALIDATE) */
+    static boolean isReceive(NdkOperationType type) {
+        return type == NdkOperationType.RECEIVE || type == NdkOperationType.RECEIVE_AND_INVALIDATE;
+    }
+
+    /**
+     * @return the rule that names the CQ an entry of this type belongs on: MR-FR-8 (fast register) and INV-3
+     *     (invalidate) say the initiator CQ; for the others CQ-2 (the entry of the QP and queue it was posted on)
+     */
+    static String cqRule(NdkOperationType type) {
+        return switch (type) {
+            case FAST_REGISTER -> "MR-FR-8";
+            case INVALIDATE -> "INV-3";
+            default -> "CQ-2";
+        };
+    }
+
     /** @return the rule that requires a CQ entry after a successful post of this type */
     static String wrRule(NdkOperationType type) {
         return switch (type) {
@@ -912,7 +956,8 @@ public final class NdkSession implements AutoCloseable {
         boolean onUnconnected = qp == unconnected && unconnected != null;
         Side side = qp == peer.qp ? peer : target;
         Object qpContext = onUnconnected ? unconnectedContext : side.qpContext;
-        WorkRequest wr = new WorkRequest(type, kind, detail, side.cq, qpContext, (flags & NdkOpFlags.SILENT_SUCCESS) != 0);
+        WorkRequest wr = new WorkRequest(type, kind, detail, side.cqFor(type), isReceive(type) ? side.cq : side.receiveCq, qpContext,
+                (flags & NdkOpFlags.SILENT_SUCCESS) != 0);
         posted.put(wr.context, wr);
         NtStatus r = inv.call(kind, detail, () -> call.apply(wr.context));
         if (r == null) {
@@ -957,7 +1002,7 @@ public final class NdkSession implements AutoCloseable {
         long start = System.nanoTime();
         int round = 0;
         while (wr.entry == null) {
-            drain(wr.cq);
+            drainFor(wr);
             if (wr.entry != null) {
                 Bounds.completionArrived(start);
                 return;
@@ -975,6 +1020,31 @@ public final class NdkSession implements AutoCloseable {
             } else {
                 LockSupport.parkNanos(Math.min(1_000_000L, 10_000L * (round - 63)));
             }
+        }
+    }
+
+    /**
+     * Drains the CQ a request's entry belongs on and then the QP's other CQ, so an entry on the wrong CQ is
+     * reported at once (MR-FR-8, INV-3, CQ-2) instead of as a missing entry.
+     *
+     * @param wr a posted request
+     */
+    public void drainFor(WorkRequest wr) {
+        drain(wr.cq);
+        if (wr.entry == null && wr.otherCq != wr.cq) {
+            drain(wr.otherCq);
+        }
+    }
+
+    /**
+     * Drains both CQs of a side (initiator, then receive), checking each entry as {@link #drain(NdkCq)} does.
+     *
+     * @param side the target or the peer
+     */
+    public void drain(Side side) {
+        drain(side.cq);
+        if (side.receiveCq != side.cq) {
+            drain(side.receiveCq);
         }
     }
 
@@ -1042,7 +1112,8 @@ public final class NdkSession implements AutoCloseable {
                     "a RequestContext the kit never posted");
         }
         if (wr.cq != cq) {
-            throw Violations.of("CQ-2", wr.detail(), "its CQ entry on the CQ of the QP it was posted on", where.get() + " arrived on another CQ");
+            throw Violations.of(cqRule(wr.type), wr.detail(), "its CQ entry on the " + (isReceive(wr.type) ? "receive" : "initiator")
+                    + " CQ of the QP it was posted on", where.get() + " arrived on another CQ");
         }
         if (e.qpContext() != wr.qpContext) {
             throw Violations.of("CQ-2", wr.detail(), "QPContext = " + wr.qpContext, where.get());
@@ -1423,7 +1494,7 @@ public final class NdkSession implements AutoCloseable {
                 closes.add(() -> closeObject("NdkCloseQp", () -> "NdkCloseQp()", op -> qp.close(op.closeCompletion(), op.context())));
             }
         }
-        for (NdkCq cq : new NdkCq[]{target.cq, peer.cq}) {
+        for (NdkCq cq : new NdkCq[]{target.cq, target.receiveCq, peer.cq, peer.receiveCq}) {
             if (cq != null) {
                 closes.add(() -> closeObject("NdkCloseCq", () -> "NdkCloseCq()", op -> cq.close(op.closeCompletion(), op.context())));
             }

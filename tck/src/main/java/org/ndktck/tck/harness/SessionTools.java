@@ -63,7 +63,11 @@ public final class SessionTools implements AutoCloseable {
      * @param name      for messages ("target", "peer", "unconnected", or the property's name for it)
      * @param session   true for a QP the session owns (its requests are posted through the session)
      */
-    public record QpRef(NdkQp qp, NdkCq cq, Object qpContext, String name, boolean session) {
+    public record QpRef(NdkQp qp, NdkCq cq, NdkCq receiveCq, Object qpContext, String name, boolean session) {
+        /** @return the CQ an entry of this type belongs on: the receive CQ for receives, the initiator CQ otherwise */
+        public NdkCq cqFor(NdkOperationType type) {
+            return NdkSession.isReceive(type) ? receiveCq : cq;
+        }
     }
 
     /**
@@ -180,20 +184,20 @@ public final class SessionTools implements AutoCloseable {
     public QpRef target() {
         s.qps();
         NdkSession.Side t = s.target();
-        return new QpRef(t.qp(), t.cq(), t.qpContext(), "target", true);
+        return new QpRef(t.qp(), t.cq(), t.receiveCq(), t.qpContext(), "target", true);
     }
 
     /** @return the peer's connected QP */
     public QpRef peer() {
         s.qps();
         NdkSession.Side p = s.peer();
-        return new QpRef(p.qp(), p.cq(), p.qpContext(), "peer", true);
+        return new QpRef(p.qp(), p.cq(), p.receiveCq(), p.qpContext(), "peer", true);
     }
 
-    /** @return a QP of the target PD that is never connected (its requests would complete on the target's CQ) */
+    /** @return a QP of the target PD that is never connected (its requests would complete on the target's CQs) */
     public QpRef unconnected() {
         NdkQp qp = s.unconnectedQp();
-        return new QpRef(qp, s.target().cq(), null, "unconnected", true);
+        return new QpRef(qp, s.target().cq(), s.target().receiveCq(), null, "unconnected", true);
     }
 
     // ------------------------------------------------------------------ work requests
@@ -216,7 +220,9 @@ public final class SessionTools implements AutoCloseable {
         if (q.session() && (type != NdkOperationType.RECEIVE_AND_INVALIDATE || q.qpContext() == null)) {
             return s.post(q.qp(), type, kind, detail, flags, call);
         }
-        WorkRequest wr = new WorkRequest(type, kind, detail, q.cq(), q.qpContext(), (flags & NdkOpFlags.SILENT_SUCCESS) != 0);
+        NdkCq own = q.cqFor(type);
+        WorkRequest wr = new WorkRequest(type, kind, detail, own, own == q.cq() ? q.receiveCq() : q.cq(), q.qpContext(),
+                (flags & NdkOpFlags.SILENT_SUCCESS) != 0);
         s.posted.put(wr.context, wr);
         NtStatus r = inv.call(kind, detail, () -> call.apply(wr.context));
         if (r == null) {
@@ -322,7 +328,7 @@ public final class SessionTools implements AutoCloseable {
         long start = System.nanoTime();
         int round = 0;
         while (wr.entry == null) {
-            s.drain(wr.cq);
+            s.drainFor(wr);
             if (wr.entry != null) {
                 Bounds.completionArrived(start);
                 break;
@@ -702,7 +708,7 @@ public final class SessionTools implements AutoCloseable {
         int rsge = (int) Math.max(1, Math.min(2, Integer.toUnsignedLong(s.info().maxReceiveRequestSge())));
         NdkQp qp = required(s.create("NdkCreateQp", () -> "NdkCreateQp(InlineDataSize=" + u32(inlineDataSize) + ") for " + name,
                 op -> pd.createQp(cq, cq, qpContext, depth, depth, rsge, sge, inlineDataSize, op.createCompletion(), op.context())));
-        return new QpRef(qp, cq, qpContext, name, false);
+        return new QpRef(qp, cq, cq, qpContext, name, false);
     }
 
     /**

@@ -18,18 +18,23 @@ public final class WorkRequest {
     final NdkOperationType type;
     final String kind;
     final Supplier<String> detail;
+    /** The CQ its entry belongs on. */
     final NdkCq cq;
+    /** The QP's other CQ (drained too while waiting, so a misplaced entry is seen); may equal {@link #cq}. */
+    final NdkCq otherCq;
     final Object qpContext;
     final boolean silent;
     volatile NtStatus returned;
     volatile NdkResultEx entry;
 
-    WorkRequest(NdkOperationType type, String kind, Supplier<String> detail, NdkCq cq, Object qpContext, boolean silent) {
+    WorkRequest(NdkOperationType type, String kind, Supplier<String> detail, NdkCq cq, NdkCq otherCq, Object qpContext,
+                boolean silent) {
         this.context = new RequestContext(kind);
         this.type = type;
         this.kind = kind;
         this.detail = detail;
         this.cq = cq;
+        this.otherCq = otherCq == null ? cq : otherCq;
         this.qpContext = qpContext;
         this.silent = silent;
     }

@@ -165,8 +165,8 @@ public class CloseProperties {
                 for (AsyncOp<NdkMr> op : closes) {
                     t.finishClose(op);
                 }
-                s.drain(s.target().cq());
-                s.drain(s.peer().cq());
+                s.drain(s.target());
+                s.drain(s.peer());
                 s.quietThenCheckCallbacks();
                 for (AsyncOp<NdkMr> op : closes) {
                     RuleViolation v = op.check();
@@ -299,7 +299,7 @@ public class CloseProperties {
                 pending.removeIf(wr -> !NtStatus.STATUS_SUCCESS.equals(wr.returned()));
                 AsyncOp<NdkMr> close = t.startClose(pair[0].qp(), null);
                 t.finishClose(close);
-                s.drain(s.target().cq());
+                s.drain(s.target());
                 for (WorkRequest wr : pending) {
                     if (wr.entry() == null) {
                         throw Violations.of("CL-5", close.detail() + " " + (close.returnedStatus().isPending() ? "(completed)" : "returned STATUS_SUCCESS")

@@ -106,8 +106,8 @@ public class DeferProperties {
                     t.awaitEntry(wr, "RW-5", "a CQ entry for an accepted request");
                 }
                 s.quietThenCheckCallbacks();
-                s.drain(s.target().cq());
-                s.drain(s.peer().cq());
+                s.drain(s.target());
+                s.drain(s.peer());
                 k.remote().buffer().acceptActual(0, 32);
                 k.local().buffer().acceptActual(0, 32);
             }
@@ -187,15 +187,16 @@ public class DeferProperties {
     }
 
     /**
-     * DEF-4 (NDKPI 1.2): after a valid fast registration with DEFER was accepted, a second one with DEFER
-     * that fails inline (remote flags on an MR initialized without remote access) makes the provider hand
-     * the first to the hardware: its CQ entry arrives within the completion bound although no other request
-     * follows; the refused request produces no entry (DEF-2).
+     * DEF-4 (NDKPI 1.2): after a valid fast registration with DEFER was accepted, a later request with DEFER
+     * that fails inline makes the provider hand the first to the hardware: its CQ entry arrives within the
+     * completion bound although no other request follows; the refused request produces no entry (DEF-2). The
+     * failing request is a fast registration with remote flags on an MR initialized without remote access, or
+     * (half the tries) an NdkWrite with two SGEs on the kit's QP, created with MaxInitiatorRequestSge 1.
      */
     @Property(tries = 30, generation = GenerationMode.RANDOMIZED)
     @NdkRule("DEF-4")
     @Tag("DEF-4")
-    void anInlineFailureSubmitsEarlierDeferredRequests(@ForAll @IntRange(min = 1, max = 3) int before) {
+    void anInlineFailureSubmitsEarlierDeferredRequests(@ForAll @IntRange(min = 1, max = 3) int before, @ForAll boolean dataRequest) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 Kit k = kit(s, t);
@@ -208,7 +209,10 @@ public class DeferProperties {
                     }
                     held.add(wr);
                 }
-                WorkRequest bad = t.fastRegister(t.target(), s.fastRegisterMr(1, false), 1, k.lam().pages(), 0, p, t.freshVa(), RW | NdkOpFlags.DEFER);
+                WorkRequest bad = dataRequest
+                        ? t.write(t.target(), new NdkSge[]{k.local().sge(0, 16), k.local().sge(16, 16)}, k.remote().va(),
+                                k.remote().remoteToken(), NdkOpFlags.DEFER)
+                        : t.fastRegister(t.target(), s.fastRegisterMr(1, false), 1, k.lam().pages(), 0, p, t.freshVa(), RW | NdkOpFlags.DEFER);
                 if (NtStatus.STATUS_SUCCESS.equals(bad.returned())) {
                     WorkRequest end = t.write(t.target(), new NdkSge[]{k.local().sge(0, 32)}, k.remote().va(), k.remote().remoteToken(), 0);
                     held.add(bad);
@@ -223,7 +227,7 @@ public class DeferProperties {
                     t.awaitEntry(wr, "DEF-4", "the CQ entry of an earlier DEFER request after a later request failed inline ("
                             + bad.detail() + " returned " + bad.returned() + "), with no request after it");
                 }
-                s.drain(s.target().cq());
+                s.drain(s.target());
             }
         });
     }

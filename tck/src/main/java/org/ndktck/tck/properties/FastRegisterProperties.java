@@ -150,7 +150,7 @@ public class FastRegisterProperties {
             if (o.entry() != null) {
                 Violations.advisory("MR-FR-6", o.call(), "an inline STATUS_ACCESS_VIOLATION", o.describe());
             }
-            s.drain(s.target().cq());
+            s.drain(s.target());
             sc.assertGrantsNothing("MR-FR-6", "remote flags on an MR without remote access");
         });
     }
@@ -176,7 +176,7 @@ public class FastRegisterProperties {
             NdkSession.WrOutcome o = sc.postOn(s.unconnectedQp());
             Checks.mustFail("MR-FR-7", o.call(), o.status(), o.describe(), NtStatus.STATUS_CONNECTION_INVALID,
                     "a failure (STATUS_CONNECTION_INVALID) on a QP that was never connected");
-            s.drain(s.target().cq());
+            s.drain(s.target());
         });
     }
 

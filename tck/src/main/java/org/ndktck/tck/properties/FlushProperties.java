@@ -69,7 +69,7 @@ public class FlushProperties {
                         throw Violations.of("FL-1", wr.detail() + ", then NdkFlush()", "a CQ entry with STATUS_SUCCESS or STATUS_CANCELLED", "status " + st);
                     }
                 }
-                s.drain(s.target().cq());
+                s.drain(s.target());
                 s.checkMemory("FL-1", "receives flushed by NdkFlush");
             }
         });

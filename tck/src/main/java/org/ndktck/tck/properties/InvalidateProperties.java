@@ -72,7 +72,7 @@ public class InvalidateProperties {
                 if (!NtStatus.STATUS_CONNECTION_INVALID.equals(wr.returned())) {
                     Violations.advisory("INV-2", wr.detail(), NtStatus.STATUS_CONNECTION_INVALID.toString(), "returned " + wr.returned());
                 }
-                s.drain(s.target().cq());
+                s.drain(s.target());
             }
         });
     }
@@ -111,7 +111,7 @@ public class InvalidateProperties {
                 if (!plain && o.entry().type() != NdkOperationType.INVALIDATE) {
                     throw Violations.of("INV-3", o.call(), "NDK_RESULT_EX.Type = NdkOperationTypeInvalidate (16)", "Type = " + o.entry().type());
                 }
-                s.drain(s.target().cq());
+                s.drain(s.target());
             }
         });
     }
@@ -194,7 +194,7 @@ public class InvalidateProperties {
                 }
                 long start = System.nanoTime();
                 while (recv.entry() == null) {
-                    List<NdkResult> got = s.drainPlain(s.target().cq());
+                    List<NdkResult> got = s.drainPlain(s.target().receiveCq());
                     if (recv.entry() == null && got.isEmpty() && s.bounds().completionExpired(start)) {
                         throw Violations.of("INV-5", recv.detail(), "a CQ entry (NdkGetCqResults) within " + s.bounds().describeCompletionBound(), "none");
                     }

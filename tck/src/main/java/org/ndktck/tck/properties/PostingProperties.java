@@ -107,7 +107,7 @@ public class PostingProperties {
                         throw Violations.of("WRP-2", wr.detail() + " posted while NdkFlush ran", "STATUS_SUCCESS or STATUS_CANCELLED", "status " + st);
                     }
                 }
-                s.drain(s.target().cq());
+                s.drain(s.target());
                 dst.buffer().acceptActual(0, 32);
             }
         });

@@ -62,7 +62,7 @@ public class ReadWriteProperties {
                 if (!NtStatus.STATUS_CONNECTION_INVALID.equals(wr.returned())) {
                     Violations.advisory("RW-2", wr.detail(), NtStatus.STATUS_CONNECTION_INVALID.toString(), "returned " + wr.returned());
                 }
-                s.drain(s.target().cq());
+                s.drain(s.target());
             }
         });
     }
@@ -198,7 +198,7 @@ public class ReadWriteProperties {
                 if (!last.succeeded()) {
                     throw Violations.of("RW-5", last.call(), "STATUS_SUCCESS for a valid request", last.describe());
                 }
-                s.drain(s.target().cq());
+                s.drain(s.target());
                 for (WorkRequest wr : quiet) {
                     if (wr.entry() != null && NtStatus.STATUS_SUCCESS.equals(wr.entry().status())) {
                         throw Violations.of("RW-5", wr.detail(), "no CQ entry for a request with SILENT_SUCCESS that succeeded",

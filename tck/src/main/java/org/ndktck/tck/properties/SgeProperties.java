@@ -159,7 +159,7 @@ public class SgeProperties {
                         WorkRequest recv = t.receive(t.target(), new NdkSge[]{sge}, NdkOperationType.RECEIVE);
                         NdkSession.WrOutcome send = t.complete(t.send(t.peer(), new NdkSge[]{peer.sge(0, 16)}, 0));
                         if (!send.succeeded() && recv.entry() == null && NtStatus.STATUS_SUCCESS.equals(recv.returned())) {
-                            s.drain(s.target().cq());
+                            s.drain(s.target());
                         }
                         yield send.succeeded() || recv.entry() != null || !NtStatus.STATUS_SUCCESS.equals(recv.returned())
                                 ? t.complete(recv) : new NdkSession.WrOutcome(recv::detail, recv.returned(), NtStatus.STATUS_PENDING, null);
@@ -188,12 +188,18 @@ public class SgeProperties {
         /** 0. */
         ZERO,
         /** The source region's own local token (valid: ignoring it must not break it either). */
-        OWN
+        OWN,
+        /**
+         * The local token of another live registration of the same PD, which does not hold the source bytes: the
+         * provider must find them by address, not in the region the token names.
+         */
+        OTHER
     }
 
     /**
      * SGE-3: an NdkSend, or an NdkWrite, with NDK_OP_FLAG_INLINE (on QPs created with an InlineDataSize) whose
-     * SGE token is 0xFFFFFFFF, 0 or the source region's own token succeeds, and the peer's receive buffer (or
+     * SGE token is 0xFFFFFFFF, 0, the source region's own token or the token of another registration of the same
+     * PD (one that does not hold the source bytes) succeeds, and the peer's receive buffer (or
      * the peer region written) holds the source bytes, in order. The source lies in memory registered on the
      * target's PD (the SPI moves bytes through page frames only). Half the tries put the bytes across a page
      * boundary of the source and of the peer's buffer, and, where the QP takes two SGEs, half split the source
@@ -228,6 +234,7 @@ public class SgeProperties {
                     case ALL_ONES -> 0xFFFF_FFFF;
                     case ZERO -> 0;
                     case OWN -> src.localToken();
+                    case OTHER -> t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ).localToken();
                 };
                 NdkSge[] sges = split
                         ? new NdkSge[]{new NdkSge(src.va() + k, m, token), new NdkSge(src.va() + k + m, n - m, token)}
