@@ -56,27 +56,22 @@ final class DataPath {
         if (wr.done) {
             return;
         }
-        retireIfFastRegistration(wr);
+        if (wr.type == WorkRequestType.FAST_REGISTER) {
+            failedFastRegistrationRetired(wr.region);
+        }
         complete(wr, status, 0, wr.type.operationType(), 0);
     }
 
     /**
      * A fast registration that failed (it was cancelled by a flush or close) never takes effect: its pending
      * registration is retired and its MR counts as invalidated, so it may be fast-registered again.
-     *
-     * @return true when {@code wr} was a fast registration (its result is not needed; it keeps the call out of
-     *     PIT's void-call mutator, which would otherwise mutate this excluded behaviour at the call site)
      */
     @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "No rule says what state an MR is in after its "
             + "fast registration was cancelled, and the pending registration's token grants nothing either way")
-    private static boolean retireIfFastRegistration(WorkRequest wr) {
-        if (wr.type != WorkRequestType.FAST_REGISTER) {
-            return false;
+    private static void failedFastRegistrationRetired(Region region) {
+        if (region != null) {
+            region.mr.invalidated(region, RetireEvent.CLOSE);
         }
-        if (wr.region != null) {
-            wr.region.mr.invalidated(wr.region, RetireEvent.CLOSE);
-        }
-        return true;
     }
 
     /** Completes a flushed request with STATUS_CANCELLED; a cancelled fast registration never takes effect. */

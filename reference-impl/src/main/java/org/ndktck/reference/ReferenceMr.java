@@ -207,14 +207,11 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
     /**
      * Under the lock: the MR's own token (from NdkInitializeFastRegisterMr, held by the MR itself) leaves the token
      * table; a token held by a registration is left to it.
-     *
-     * @return the token (not needed; it keeps the calls out of PIT's void-call mutator)
      */
     @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "The MR's own token grants nothing (the data path sees no "
             + "registration behind it); leaving it in the table only keeps the allocator from handing it out again")
-    private int releaseOwnToken() {
+    private void releaseOwnToken() {
         adapter.removeToken(token, this);
-        return token;
     }
 
     /** Under the lock: a fast registration was processed. */
@@ -234,18 +231,13 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
         }
     }
 
-    /**
-     * Under the lock: {@code r} no longer counts as the fast registration in effect once it was retired.
-     *
-     * @return {@code retired}
-     */
+    /** Under the lock: {@code r} no longer counts as the fast registration in effect once it was retired. */
     @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "liveRegion is only retired again later (REPLACED, CLOSE), and "
             + "retiring a registration that is already dead does nothing")
-    private boolean forgetLiveRegion(Region r, boolean retired) {
+    private void forgetLiveRegion(Region r, boolean retired) {
         if (retired && liveRegion == r) {
             liveRegion = null;
         }
-        return retired;
     }
 
     // ------------------------------------------------------------------ tokens and close

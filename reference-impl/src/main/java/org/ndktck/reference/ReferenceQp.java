@@ -93,15 +93,11 @@ final class ReferenceQp extends ReferenceObject implements NdkQp {
      * Under the lock: drops requests from a queue once each was handed on or completed. Keeping them would
      * change nothing the consumer sees: the adapter skips a request that is done, a held request handed on twice
      * is processed once, and a flushed or closed QP matches no more sends.
-     *
-     * @return how many were dropped (not needed; it keeps the calls out of PIT's void-call mutator)
      */
     @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "The requests dropped are handed on or completed; the adapter "
             + "processes a request at most once and skips one that is done")
-    private static int forget(ArrayDeque<WorkRequest> queue) {
-        int dropped = queue.size();
+    private static void forget(ArrayDeque<WorkRequest> queue) {
         queue.clear();
-        return dropped;
     }
 
     /** Under the lock: an initiator request passed its inline checks. */
