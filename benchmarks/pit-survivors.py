@@ -70,7 +70,7 @@ def source(cls):
 
 def rule_for(lines, line):
     """Rule IDs in the Javadoc nearest above the line (the method's, or the field's)."""
-    i = line - 1
+    i = min(line - 1, len(lines))
     while i > 0:
         i -= 1
         if lines[i].strip().endswith("*/"):

@@ -40,8 +40,6 @@ final class DataMover {
         }
 
         /** @return bytes available in one frame from here */
-        @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "At the boundary both values are equal, so either "
-                + "is the minimum")
         long run() {
             long inSpan = spans.get(index).length() - done;
             long inFrame = map().runFrom(position());

@@ -163,8 +163,6 @@ final class DataPath {
     }
 
     /** RW-4: the adapter honours RDMA_READ_LOCAL_INVALIDATE (it sets the flag exactly at NDKPI 1.2). */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "False only on an NDKPI 1.1 adapter, where "
-            + "RDMA_READ_LOCAL_INVALIDATE is undefined and the consumer must not set it (RW-4 is NDKPI 1.2)")
     private static boolean readLocalInvalidateSupported(ReferenceAdapter adapter) {
         return adapter.hasAdapterFlag(NdkAdapterFlags.RDMA_READ_LOCAL_INVALIDATE_SUPPORTED);
     }

@@ -13,8 +13,6 @@ package org.ndktck.reference;
 public record MrView(boolean fastRegister, MrState state, boolean remoteAccess, int initializedPageCount,
                      boolean samePd) {
     /** @return true when the MR is initialized for fast registration and has no fast registration in effect */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "MR-FR-1 binds the consumer: it fast-registers "
-            + "only an MR initialized for it with no fast registration in effect")
     public boolean readyForFastRegister() {
         return fastRegister && (state == MrState.INITIALIZED || state == MrState.INVALIDATED);
     }

@@ -56,8 +56,6 @@ abstract class ReferenceObject implements NdkObject {
     }
 
     /** @return true while the object is open (not closing, not closed); under the lock */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "Every caller refuses a call on an object whose close "
-            + "started; CL-7 lets a provider accept or refuse such calls, and the consumer must not make them")
     boolean isOpen() {
         return life == Life.OPEN;
     }

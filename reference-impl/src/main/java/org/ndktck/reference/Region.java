@@ -73,15 +73,11 @@ final class Region implements RegionView {
     }
 
     @Override
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "Only INV-1/remote reads it, and INV-1 binds the consumer: "
-            + "a SendAndInvalidate or read-local invalidation names a fast registration")
     public boolean fastRegistered() {
         return fastRegistered;
     }
 
     @Override
-    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "A dead registration is also out of the token table, so no check "
-            + "meets one; a pending one may already be in effect by DEF-1, so granting it access is legal")
     public boolean live() {
         return state == State.LIVE;
     }

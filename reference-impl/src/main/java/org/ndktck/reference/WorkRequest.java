@@ -39,8 +39,6 @@ final class WorkRequest {
         return (flags & flag) == flag;
     }
 
-    @DoNotMutate(value = DoNotMutate.Scope.PROVIDER_CHOICE, why = "DEF-1: DEFER is a hint; a provider may hand a "
-            + "DEFER request to the hardware at once")
     boolean deferred() {
         return has(NdkOpFlags.DEFER);
     }
