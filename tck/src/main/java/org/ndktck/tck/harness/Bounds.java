@@ -17,8 +17,10 @@ package org.ndktck.tck.harness;
  *
  * <p><b>After a missed completion.</b> Once a completion (a callback after STATUS_PENDING or a CQ entry)
  * has not come within its bound in a run, {@link #current()} shortens the completion bound of the rest of
- * that run to {@link #KNOWN_HUNG_MILLIS} (scaled), but never below twice the longest completion that did
- * come in this run (capped at the full bound). A provider that never completes then costs one full bound
+ * that run to {@link #KNOWN_HUNG_MILLIS} (scaled, but not below its unscaled 250 ms unless the full bound is
+ * shorter), and never below twice the longest completion that did come in this run (capped at the full
+ * bound). The unscaled floor keeps a run with a small {@code ndk.tck.timeoutFactor} from charging a merely
+ * slow completion on a loaded machine (a 56 ms bound was seen to fail GEN-CB-1 that way). A provider that never completes then costs one full bound
  * and a short one per property, not a full bound per property and per shrinking step (issue 8: the run
  * against the worst misbehaviour ends within twice its normal time). Only a run that already has a failure
  * gets the shorter bound. {@link #resetRun()} starts over.
@@ -51,7 +53,8 @@ public record Bounds(long callNanos, long completionNanos, long quietNanos, long
         long knownHung = Math.min(call, c.scaled(KNOWN_HUNG_MILLIS) * 1_000_000L);
         long completion = c.scaled(COMPLETION_MILLIS) * 1_000_000L;
         if (completionMissed) {
-            completion = Math.min(completion, Math.max(knownHung, 2 * LONGEST_COMPLETION.get()));
+            long floor = Math.min(completion, Math.max(knownHung, KNOWN_HUNG_MILLIS * 1_000_000L));
+            completion = Math.min(completion, Math.max(floor, 2 * LONGEST_COMPLETION.get()));
         }
         return new Bounds(call, completion, c.scaled(QUIET_MILLIS) * 1_000_000L, knownHung);
     }
