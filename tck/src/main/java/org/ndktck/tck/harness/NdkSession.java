@@ -1100,6 +1100,19 @@ public final class NdkSession implements AutoCloseable {
         return out;
     }
 
+    /** @return which of the session's CQs {@code cq} is, for messages (e.g. "the target's receive CQ") */
+    private String describeCq(NdkCq cq) {
+        for (Side side : new Side[]{target, peer}) {
+            if (cq == side.cq) {
+                return "the " + side.name + "'s initiator CQ";
+            }
+            if (cq == side.receiveCq) {
+                return "the " + side.name + "'s receive CQ";
+            }
+        }
+        return "a CQ that is not this QP's";
+    }
+
     void accept(NdkCq cq, NdkResultEx e) {
         if (e == null) {
             throw Violations.of("CQ-1", "NdkGetCqResultsEx", "every counted entry filled", "a null entry");
@@ -1113,7 +1126,7 @@ public final class NdkSession implements AutoCloseable {
         }
         if (wr.cq != cq) {
             throw Violations.of(cqRule(wr.type), wr.detail(), "its CQ entry on the " + (isReceive(wr.type) ? "receive" : "initiator")
-                    + " CQ of the QP it was posted on", where.get() + " arrived on another CQ");
+                    + " CQ of the QP it was posted on", where.get() + " arrived on " + describeCq(cq));
         }
         if (e.qpContext() != wr.qpContext) {
             throw Violations.of("CQ-2", wr.detail(), "QPContext = " + wr.qpContext, where.get());
