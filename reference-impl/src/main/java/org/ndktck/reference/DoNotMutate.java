@@ -28,13 +28,13 @@ public @interface DoNotMutate {
     enum Scope {
         /**
          * Equivalent: a cache, a fast path or a repeated guard whose fallback gives the same observable result,
-         * so every mutant behaves like the reference or like another legal provider.
+         * so a mutant that keeps the code working behaves like the reference.
          */
         EQUIVALENT,
         /**
          * The NDKPI pages leave this to the provider (for example STATUS_PENDING or inline completion, the token
-         * values, which optional adapter capabilities are advertised): every outcome a mutant can produce is
-         * one a conformant provider may produce.
+         * values, which optional adapter capabilities are advertised): any choice the code could make is one a
+         * conformant provider may make.
          */
         PROVIDER_CHOICE,
         /**
