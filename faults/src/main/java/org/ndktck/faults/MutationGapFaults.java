@@ -289,12 +289,10 @@ public final class MutationGapFaults implements NdkProviderSource {
     }
 
     /**
-     * An AdapterPageArray of two or more entries that descends page by page (entry i = entry 0 − i × PAGE_SIZE) reaches
-     * the provider as the ascending run entry 0 + i × PAGE_SIZE, as a fast path that compares entry i with
-     * {@code first - i × PAGE_SIZE} instead of {@code first + i × PAGE_SIZE} would read it (a surviving PIT mutant of
-     * {@code TranslatedPages.ofOneRun}); other arrays pass unchanged.
+     * A fast registration's AdapterPageArray of two or more entries, rewritten before the provider sees it when
+     * {@link #rewrite} says so; every other request passes unchanged.
      */
-    static final class DescendingAsRun implements Hooks {
+    abstract static class PageArrayRewrite implements Hooks {
         private volatile ForwardingAdapter adapter;
 
         @Override
@@ -308,15 +306,35 @@ public final class MutationGapFaults implements NdkProviderSource {
             if (request.call() != NdkCall.FAST_REGISTER || given == null || given.length < 2) {
                 return inner.apply(request);
             }
-            long p = Integer.toUnsignedLong(adapter.pageSize());
+            long[] rewritten = rewrite(given, Integer.toUnsignedLong(adapter.pageSize()));
+            return inner.apply(rewritten == null ? request : request.withAdapterPageArray(rewritten));
+        }
+
+        /**
+         * @param given    the consumer's page array (two or more entries; not modified)
+         * @param pageSize PAGE_SIZE in bytes
+         * @return the array the provider gets, or null to pass {@code given} unchanged
+         */
+        abstract long[] rewrite(long[] given, long pageSize);
+    }
+
+    /**
+     * An AdapterPageArray of two or more entries that descends page by page (entry i = entry 0 − i × PAGE_SIZE) reaches
+     * the provider as the ascending run entry 0 + i × PAGE_SIZE, as a fast path that compares entry i with
+     * {@code first - i × PAGE_SIZE} instead of {@code first + i × PAGE_SIZE} would read it (a surviving PIT mutant of
+     * {@code TranslatedPages.ofOneRun}); other arrays pass unchanged.
+     */
+    static final class DescendingAsRun extends PageArrayRewrite {
+        @Override
+        long[] rewrite(long[] given, long p) {
             long[] ascending = new long[given.length];
             for (int i = 0; i < given.length; i++) {
                 if (given[i] != given[0] - i * p) {
-                    return inner.apply(request);
+                    return null;
                 }
                 ascending[i] = given[0] + i * p;
             }
-            return inner.apply(request.withAdapterPageArray(ascending));
+            return ascending;
         }
     }
 
@@ -324,31 +342,19 @@ public final class MutationGapFaults implements NdkProviderSource {
      * An AdapterPageArray of two or more entries that is one run (entry i = entry 0 + i × PAGE_SIZE) reaches the provider with every
      * entry rounded down to its page; other arrays pass unchanged (and a lone misaligned entry is still refused).
      */
-    static final class RunRoundedDown implements Hooks {
-        private volatile ForwardingAdapter adapter;
-
+    static final class RunRoundedDown extends PageArrayRewrite {
         @Override
-        public void attach(ForwardingAdapter adapter) {
-            this.adapter = adapter;
-        }
-
-        @Override
-        public NtStatus post(ForwardingQp qp, WorkRequest request, java.util.function.Function<WorkRequest, NtStatus> inner) {
-            long[] given = request.adapterPageArray();
-            if (request.call() != NdkCall.FAST_REGISTER || given == null || given.length < 2) {
-                return inner.apply(request);
-            }
-            long p = Integer.toUnsignedLong(adapter.pageSize());
+        long[] rewrite(long[] given, long p) {
             for (int i = 1; i < given.length; i++) {
                 if (given[i] != given[0] + i * p) {
-                    return inner.apply(request);
+                    return null;
                 }
             }
             long[] rounded = new long[given.length];
             for (int i = 0; i < rounded.length; i++) {
                 rounded[i] = given[i] & -p;
             }
-            return inner.apply(request.withAdapterPageArray(rounded));
+            return rounded;
         }
     }
 
