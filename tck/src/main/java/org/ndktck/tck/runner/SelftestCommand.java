@@ -28,12 +28,16 @@ import java.util.regex.Pattern;
  * {@code ndk-tck selftest}: proves the kit's strength. Runs the kit against every provider named
  * {@code fault:RULE[/variant]} (restricted to RULE, plus {@code --with} rules, or every rule with
  * {@code --full}), each within a time bound, and against every provider named {@code legal:...}, which must
- * pass; prints a matrix and writes {@code selftest.json}.
+ * pass; prints a matrix and writes {@code selftest.json}. A fault is caught only when the rule is FAILed and a
+ * property's first failure is a violation of it ({@link Catches}); each row says which of caught, failed for
+ * another reason or not caught happened.
  */
 @Command(name = "selftest", mixinStandardHelpOptions = true, versionProvider = NdkTckCommand.Version.class, sortOptions = false,
         description = {"Runs the kit against every fault:* provider (each breaks one rule, named before the '/') and every "
                 + "legal:* provider, prints a matrix (fault, rule, caught, rules that failed, time to catch) and writes "
-                + "selftest.json into the report directory.", ""},
+                + "selftest.json into the report directory. A fault is caught only when a property's first failure is a "
+                + "violation of the fault's rule; a crash, a time bound, a coverage, generator or set-up error or a violation of "
+                + "another rule is reported as 'failed for another reason' (selftest.json: outcome, outcomeDetail).", ""},
         footer = {"", "Exit codes: 0 every fault caught by its rule and every legal provider passed, 1 otherwise, "
                 + "2 usage error (for example no fault:* providers on the class path)."})
 public final class SelftestCommand implements Callable<Integer> {
