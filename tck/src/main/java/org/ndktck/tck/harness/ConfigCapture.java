@@ -35,6 +35,7 @@ public final class ConfigCapture implements TestExecutionListener {
         ProviderUnderTest.reset();
         Invoker.resetRun();
         LateCallbacks.reset();
+        QuietWatch.reset();
         boolean print = testPlan.getConfigurationParameters().get(PRINT_SEED)
                 .or(() -> Optional.ofNullable(System.getProperty(PRINT_SEED)))
                 .map(v -> !v.trim().equalsIgnoreCase("false")).orElse(true);

@@ -103,15 +103,24 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         PropertyExecutionResult result;
         try {
             result = property.execute();
+            // the quiet periods the tries handed to the watch end here, after what is left of the last one
+            org.ndktck.tck.RuleViolation late = QuietWatch.settle();
+            if (late != null && result.status() == PropertyExecutionResult.Status.SUCCESSFUL) {
+                result = result.mapToFailed(late);
+            } else if (late != null) {
+                result.throwable().ifPresent(t -> t.addSuppressed(late));
+            }
         } finally {
+            QuietWatch.reset();
             CurrentProperty.skipShrinking(false);
             CurrentProperty.clear();
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         Throwable failure = result.throwable().orElse(null);
         keepOriginalViolation(failure, result);
-        String sample = result.shrunkSample().map(s -> s.parameters().toString())
-                .or(() -> result.originalSample().map(s -> s.parameters().toString())).orElse("");
+        PropertyExecutionResult ended = result;
+        String sample = ended.shrunkSample().map(s -> s.parameters().toString())
+                .or(() -> ended.originalSample().map(s -> s.parameters().toString())).orElse("");
         RunLedger.record(new RunLedger.PropertyRecord(ruleIds(method), id, result.status().name(),
                 result.countTries(), result.countChecks(), result.seed().orElse(""), millis,
                 failure == null ? "" : String.valueOf(failure.getMessage()), failure, sample));

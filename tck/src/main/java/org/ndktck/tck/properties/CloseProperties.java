@@ -265,11 +265,9 @@ public class CloseProperties {
                             "the close callback is the MR's last callback: the request's completion returns before it", order.get());
                 }
                 int before = request.callbacks() + close.callbacks();
-                s.quietThenCheckCallbacks();
-                if (request.callbacks() + close.callbacks() != before) {
-                    throw Violations.of("CL-4", close.detail() + " while " + request.detail() + (pendingBefore ? " was pending" : ""),
-                            "no callback of the MR after its close ended", "another callback arrived");
-                }
+                s.quietThenCheck(() -> request.callbacks() + close.callbacks() == before ? null
+                        : Violations.of("CL-4", close.detail() + " while " + request.detail() + (pendingBefore ? " was pending" : ""),
+                        "no callback of the MR after its close ended", "another callback arrived"));
             }
         });
     }
@@ -436,13 +434,15 @@ public class CloseProperties {
                         "every completion of a call that returned STATUS_PENDING has returned when NdkCloseAdapter returns",
                         open.size() + " had not: " + String.join(", ", open));
             }
-            LockSupport.parkNanos(s.bounds().quietNanos());
-            for (int i = 0; i < ops.size(); i++) {
-                if (ops.get(i).callbacks() != before[i]) {
-                    throw Violations.of("CL-9", "NdkCloseAdapter() of the second adapter",
-                            "no callback after NdkCloseAdapter returned", "a callback of " + ops.get(i).detail() + " arrived later");
+            s.quietThenCheck(() -> {
+                for (int i = 0; i < ops.size(); i++) {
+                    if (ops.get(i).callbacks() != before[i]) {
+                        return Violations.of("CL-9", "NdkCloseAdapter() of the second adapter",
+                                "no callback after NdkCloseAdapter returned", "a callback of " + ops.get(i).detail() + " arrived later");
+                    }
                 }
-            }
+                return null;
+            });
         });
     }
 

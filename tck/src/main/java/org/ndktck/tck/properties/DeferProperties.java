@@ -105,7 +105,8 @@ public class DeferProperties {
                     }
                     t.awaitEntry(wr, "RW-5", "a CQ entry for an accepted request");
                 }
-                s.quietThenCheckCallbacks();
+                // the CQs are drained after the quiet period, while the try's CQs still exist: this wait stays
+                s.waitQuietThenCheckCallbacks();
                 s.drain(s.target());
                 s.drain(s.peer());
                 k.remote().buffer().acceptActual(0, 32);

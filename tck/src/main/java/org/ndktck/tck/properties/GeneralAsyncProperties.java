@@ -129,7 +129,8 @@ public class GeneralAsyncProperties {
 
     /**
      * GEN-CB-2: a call that returns anything but STATUS_PENDING never has its completion called: checked
-     * after a quiet period ({@link org.ndktck.tck.harness.Bounds#quietNanos()}) at the end of each try,
+     * at the end of each try and again once a quiet period ({@link org.ndktck.tck.harness.Bounds#quietNanos()})
+     * has passed (by a later try or at the end of the property, {@link org.ndktck.tck.harness.QuietWatch}),
      * and for late callbacks at the end of every later try of the run.
      */
     @Property(tries = 25)
@@ -253,7 +254,7 @@ public class GeneralAsyncProperties {
                 return;
             }
             seen[0] = "closed from inside the completion";
-            s.quietThenCheckCallbacks();
+            s.waitQuietThenCheckCallbacks();
             ProviderThreads.Death death = firstProviderDeath(mark);
             if (death != null) {
                 // control: the same kind of call, nothing closed inside its completion
@@ -265,7 +266,7 @@ public class GeneralAsyncProperties {
                 } else {
                     s.initializeFastRegister(s.createMr(s.target(), true), 1, true);
                 }
-                s.quietThenCheckCallbacks();
+                s.waitQuietThenCheckCallbacks();
                 ProviderThreads.Death controlDeath = firstProviderDeath(controlMark);
                 if (controlDeath != null) {
                     throw Violations.of("GEN-EXC-1", "the completion path of " + o.call(), "no exception from any provider code path",
