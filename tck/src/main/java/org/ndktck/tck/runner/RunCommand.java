@@ -66,6 +66,12 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--shard", paramLabel = "I/N", description = "Run shard I of N (1-based); combine shards with 'merge'.")
     String shard;
 
+    @Option(names = "--jobs", paramLabel = "N", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Workers that run the selected rules in parallel (worker 1 in this JVM, the others in child JVMs; "
+                    + "the verdicts equal those of --jobs 1 with the same seed). Default: ndk.tck.jobs, else the number of "
+                    + "available processors.")
+    Integer jobs;
+
     @Option(names = "--report-dir", paramLabel = "DIR", defaultValue = "target/ndk-tck-report",
             description = "Where report.json, report.html and junit/ go.")
     Path reportDir;
@@ -96,10 +102,17 @@ public final class RunCommand implements Callable<Integer> {
                 rules == null ? null : String.join(",", rules), profile, tries, seed, timeoutFactor, strict, exclusions,
                 shard == null ? null : Shard.parse(shard), reportDir, kitPackage,
                 propertyTimeoutSeconds == null ? null : Math.max(1, Math.round(propertyTimeoutSeconds * 1000)), today);
+        int requested = ParallelRun.jobs(jobs);
         KitRunner.Prepared p = KitRunner.prepare(o);
+        int workers = Math.min(requested, p.runRules().size());
         Console console = new Console(parent.out, Converters.progress(progress), quiet, p.planned(), p.runRules());
-        console.configuration(p.configurationLines());
-        RunReport r = p.execute(console, 0, true);
+        List<String> lines = new ArrayList<>(p.configurationLines());
+        if (workers > 1) {
+            lines.add("jobs         " + workers + " workers (worker 1 in this JVM, " + (workers - 1) + " in child JVMs; "
+                    + "each worker's report in " + reportDir.resolve("workers") + ")");
+        }
+        console.configuration(lines);
+        RunReport r = workers > 1 ? ParallelRun.run(p, workers, console) : p.execute(console, 0, true);
         console.done();
         Console.results(parent.out, r, reportDir, quiet, verbose);
         return r.exitCode();

@@ -28,6 +28,9 @@ final class Probe {
                 }
             }
         }
+        if (has(s, "halt", rule)) {
+            Runtime.getRuntime().halt(7);
+        }
         if (has(s, "crash", rule)) {
             throw new IllegalStateException("probe provider exploded in " + rule);
         }
