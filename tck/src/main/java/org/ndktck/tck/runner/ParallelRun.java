@@ -145,6 +145,7 @@ final class ParallelRun {
             // shutting down already
         }
         int[] exits = new int[workers];
+        boolean ended = false;
         try {
             for (int k = 2; k <= workers; k++) {
                 Shard s = workerShard(o.shard(), k, workers);
@@ -185,12 +186,21 @@ final class ParallelRun {
                 }
                 i++;
             }
+            ended = true;
         } finally {
             children.forEach(c -> {
                 if (c.isAlive()) {
                     c.destroyForcibly();
                 }
             });
+            if (!ended && hooked && written.compareAndSet(false, true)) {
+                // the run broke off with an exception (a usage error of worker 1): no merged report to write
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException e) {
+                    // shutting down
+                }
+            }
         }
         if (!written.compareAndSet(false, true)) {
             return merge(whole, dirs, notes, exits, startedAt, start);
