@@ -18,7 +18,8 @@ import java.util.TreeSet;
  * <ul>
  *   <li>a rule's verdict is the worst ({@link Summaries#worst}) over the shards that selected it and the shards
  *       where another rule's property reported it FAIL or ADVISORY; EXCLUDED in a shard that selected it wins;</li>
- *   <li>a rule no shard selected keeps its first report's verdict (NOT_TESTABLE or UNTESTED);</li>
+ *   <li>a rule no shard selected keeps its verdict (NOT_TESTABLE or UNTESTED), from the shard whose properties
+ *       tried it most (a property of a selected rule may check it too);</li>
  *   <li>tries and times are summed over the shards that selected the rule; a property that ran in two shards
  *       (because it checks rules of both) is listed once.</li>
  * </ul>
@@ -108,7 +109,15 @@ public final class ReportMerger {
                 || e.verdict().equals("FAIL") || e.verdict().equals("ADVISORY")).toList();
         RunReport.RuleReport head = entries.get(0);
         if (counted.isEmpty()) {
-            return head;
+            // not selected anywhere: the entry of the shard whose properties checked it most (a property of a selected
+            // rule may check it too), as the unsharded run reports it
+            RunReport.RuleReport most = head;
+            for (RunReport.RuleReport e : entries) {
+                if (e.tries() > most.tries()) {
+                    most = e;
+                }
+            }
+            return most;
         }
         Verdict v = null;
         for (RunReport.RuleReport e : counted) {

@@ -61,6 +61,19 @@ class ParallelRunTest {
     }
 
     @Test
+    void workersOfAShardGiveTheVerdictsOfThatShard() throws IOException {
+        String[] common = {"--tries", "12", "--seed", "5", "--set", "fail=MR-CREATE-2,GEN-CB-1", "--shard", "1/2"};
+        Cli.Result one = Cli.probeRun(tmp.resolve("one"), concat(common, "--jobs", "1"));
+        Cli.Result two = Cli.probeRun(tmp.resolve("two"), concat(common, "--jobs", "2"));
+        assertThat(two.code()).as(two.out() + two.err()).isEqualTo(one.code());
+        assertThat(verdicts(tmp.resolve("two"))).isEqualTo(verdicts(tmp.resolve("one")));
+        JsonNode w = new ObjectMapper().readTree(tmp.resolve("two/report.json").toFile());
+        assertThat(w.get("shard").get("index").asInt()).isEqualTo(1);
+        assertThat(w.get("shard").get("count").asInt()).isEqualTo(2);
+        assertThat(w.get("replay").asText()).contains("--shard 1/2");
+    }
+
+    @Test
     void aWorkerWhoseJvmEndsLeavesItsRulesUntestedAndTheOthersAsInOneRun() throws IOException {
         String inChild = ParallelRun.workerShard(null, 2, 2).select(PROBE_RULES, new LinkedHashSet<>(PROBE_RULES)).iterator().next();
         List<String> inParent = new ArrayList<>(PROBE_RULES);
