@@ -493,9 +493,7 @@ public final class NdkSession implements AutoCloseable {
     private <T extends NdkObject> T createRequired(String kind, Supplier<String> detail, NdkObjectType type,
                                                    Function<AsyncOp<T>, CreateResult<T>> call) {
         Created<T> c = create(kind, detail, call);
-        if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(c.status())) {
-            Assume.that(false);
-        }
+        Refusals.discardIfRefused(c.status(), c.call());
         if (!c.succeeded()) {
             throw new KitSetupError(detail.get(), c.describe());
         }
@@ -579,9 +577,7 @@ public final class NdkSession implements AutoCloseable {
      */
     public NdkMr createMr(Side side, boolean fastRegister) {
         Created<NdkMr> c = createMrRaw(side, fastRegister);
-        if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(c.status())) {
-            Assume.that(false);
-        }
+        Refusals.discardIfRefused(c.status(), c.call());
         if (!c.succeeded()) {
             throw Violations.of("MR-CREATE-2", c.call(), "STATUS_SUCCESS, inline or through the completion, for an MR on a fresh PD", c.describe());
         }
@@ -698,9 +694,7 @@ public final class NdkSession implements AutoCloseable {
      */
     public void registerValid(NdkMr mr, Mdl mdl, long length, int flags) {
         Outcome o = register(mr, mdl, length, flags);
-        if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(o.status())) {
-            Assume.that(false);
-        }
+        Refusals.discardIfRefused(o.status(), o.call());
         if (!o.succeeded()) {
             if ((flags & NdkMrFlags.RDMA_READ_SINK) != 0 && readSinkNotRequired()) {
                 Outcome without = register(mr, mdl, length, flags & ~NdkMrFlags.RDMA_READ_SINK);
@@ -761,9 +755,7 @@ public final class NdkSession implements AutoCloseable {
     public NdkMr fastRegisterMr(int adapterPageCount, boolean remoteAccess) {
         NdkMr mr = createMr(target, true);
         Outcome o = initializeFastRegister(mr, adapterPageCount, remoteAccess);
-        if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(o.status())) {
-            Assume.that(false);
-        }
+        Refusals.discardIfRefused(o.status(), o.call());
         if (!o.succeeded()) {
             throw Violations.of("MR-FRI-2", o.call(), "STATUS_SUCCESS: AdapterPageCount is at most FRMRPageCount ("
                     + u32(info.frmrPageCount()) + ")", o.describe());
@@ -864,9 +856,7 @@ public final class NdkSession implements AutoCloseable {
             lam = new NdkLogicalAddressMapping(lam.lamSize());
             o = buildLamOnce(mdl, length, lam);
         }
-        if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(o.status())) {
-            Assume.that(false);
-        }
+        Refusals.discardIfRefused(o.status(), o.call());
         if (!o.succeeded()) {
             throw new KitSetupError(o.call(), o.describe());
         }
@@ -1209,9 +1199,7 @@ public final class NdkSession implements AutoCloseable {
         inv.batch("session set-up (peer scratch MR)", () -> {
             NdkMr mr = createMr(peer, false);
             Outcome o = register(mr, mdl, pageSize, flags);
-            if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(o.status())) {
-                Assume.that(false);
-            }
+            Refusals.discardIfRefused(o.status(), o.call());
             if (!o.succeeded()) {
                 throw new KitSetupError(o.call() + " for the peer's scratch buffer", o.describe());
             }
