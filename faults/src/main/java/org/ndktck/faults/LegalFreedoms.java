@@ -25,7 +25,9 @@ import org.ndktck.spec.RequestCompletion;
  * spec module ({@code org.ndktck.spec.rules.Freedoms}); a test fails when a freedom has no provider here.
  * <ul>
  *   <li>{@code legal:resource-shortage}: every {@value #EVERY}th call of each kind among NdkCreatePd,
- *       NdkCreateCq, NdkCreateQp, NdkCreateMr, NdkRegisterMr, NdkInitializeFastRegisterMr and NdkBuildLam,
+ *       NdkCreateCq, NdkCreateQp, NdkCreateMr, NdkRegisterMr, NdkInitializeFastRegisterMr, NdkBuildLam and the
+ *       work requests (NdkFastRegister, NdkInvalidate, NdkRead, NdkWrite, NdkSend, NdkSendAndInvalidate,
+ *       NdkReceive: inline only, their tables' "other status codes"),
  *       counted across the whole provider (all its adapters), is refused with STATUS_INSUFFICIENT_RESOURCES
  *       without reaching the reference: every other refusal of a kind inline, the rest through the completion
  *       (STATUS_PENDING, then the completion on the provider's own thread) where the call has one
@@ -93,14 +95,15 @@ public final class LegalFreedoms {
         }
         Supplier<Hooks> hooks = () -> new ResourceShortage(counters);
         return FaultDefaults.withDefaults(Variants.wrapped(name, "every " + EVERY + "th create, registration, fast-register "
-                + "initialization and LAM build (per kind, across the provider) fails with STATUS_INSUFFICIENT_RESOURCES, "
+                + "initialization, LAM build and work request (per kind, across the provider) fails with STATUS_INSUFFICIENT_RESOURCES, "
                 + "inline or through its completion" + (defaults.isEmpty() ? "" : ", over " + defaults), hooks), defaults);
     }
 
     /** Refuses every {@link #EVERY}th call of each kind of {@link #REFUSED}, inline or through the completion. */
     static final class ResourceShortage implements Hooks {
         static final List<NdkCall> REFUSED = List.of(NdkCall.CREATE_PD, NdkCall.CREATE_CQ, NdkCall.CREATE_QP, NdkCall.CREATE_MR,
-                NdkCall.REGISTER_MR, NdkCall.INITIALIZE_FAST_REGISTER_MR, NdkCall.BUILD_LAM);
+                NdkCall.REGISTER_MR, NdkCall.INITIALIZE_FAST_REGISTER_MR, NdkCall.BUILD_LAM, NdkCall.FAST_REGISTER,
+                NdkCall.INVALIDATE, NdkCall.READ, NdkCall.WRITE, NdkCall.SEND, NdkCall.SEND_AND_INVALIDATE, NdkCall.RECEIVE);
         private final Map<NdkCall, AtomicLong> counters;
         private ForwardingAdapter adapter;
 
@@ -151,6 +154,12 @@ public final class LegalFreedoms {
             }
             adapter.deliveries().submit(() -> completion.complete(context, NtStatus.STATUS_INSUFFICIENT_RESOURCES, null));
             return CreateResult.pending();
+        }
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest request, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            // work requests: "other status codes" of their tables; refused inline (the request never reaches the QP)
+            return verdict(request.call()) == 0 ? inner.apply(request) : NtStatus.STATUS_INSUFFICIENT_RESOURCES;
         }
 
         @Override

@@ -492,7 +492,12 @@ public final class NdkSession implements AutoCloseable {
 
     private <T extends NdkObject> T createRequired(String kind, Supplier<String> detail, NdkObjectType type,
                                                    Function<AsyncOp<T>, CreateResult<T>> call) {
+        // a set-up create refused for lack of resources judged nothing: it is made again a few times
+        // (Refusals.SETUP_ATTEMPTS) before the try is discarded, so a property of few tries still judges one
         Created<T> c = create(kind, detail, call);
+        for (int i = 1; i < Refusals.SETUP_ATTEMPTS && Refusals.isAllowedRefusal(c.status()); i++) {
+            c = create(kind, detail, call);
+        }
         Refusals.discardIfRefused(c.status(), c.call());
         if (!c.succeeded()) {
             throw new KitSetupError(detail.get(), c.describe());
@@ -960,6 +965,8 @@ public final class NdkSession implements AutoCloseable {
                     "STATUS_SUCCESS (then a CQ entry) or an error: work requests complete through the CQ, not a callback",
                     "returned STATUS_PENDING");
         }
+        // the work-request pages allow "other status codes": a post refused for lack of resources judges nothing
+        Refusals.discardIfRefused(r, null);
         return wr;
     }
 
@@ -979,6 +986,8 @@ public final class NdkSession implements AutoCloseable {
             return new WrOutcome(wr::detail, r, r, null);
         }
         awaitEntry(wr);
+        // a request that failed later for lack of resources (an error CQ entry, which the pages allow) judges nothing
+        Refusals.discardIfRefused(wr.entry.status(), null);
         return new WrOutcome(wr::detail, r, wr.entry.status(), wr.entry);
     }
 

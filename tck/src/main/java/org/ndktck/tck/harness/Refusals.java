@@ -25,6 +25,13 @@ public final class Refusals {
      */
     public static final int FLOOR_DIVISOR = 10;
 
+    /**
+     * How many times the session's own set-up creates (the PDs, CQs and QPs of {@code NdkSession}) are made
+     * when the provider refuses them for lack of resources, before the try is discarded: a set-up call judges
+     * nothing, so making it again costs the property no judgement.
+     */
+    public static final int SETUP_ATTEMPTS = 3;
+
     private static final AtomicInteger REFUSED = new AtomicInteger();
 
     private Refusals() {

@@ -234,6 +234,8 @@ public final class SessionTools implements AutoCloseable {
                     "STATUS_SUCCESS (then a CQ entry) or an error: work requests complete through the CQ, not a callback",
                     "returned STATUS_PENDING");
         }
+        // as NdkSession.post: a post refused for lack of resources ("other status codes") judges nothing
+        Refusals.discardIfRefused(r, null);
         return wr;
     }
 
