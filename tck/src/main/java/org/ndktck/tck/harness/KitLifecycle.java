@@ -47,6 +47,14 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
      */
     public static final String SETUP_ERROR = "ndk-tck setup error: ";
 
+    /**
+     * Shrinking steps (tries after a property's first failure) a property may run. Shrinking ends after this many
+     * steps, so a replay with the same seed shrinks to the same counterexample whatever the machine's speed (jqwik's
+     * own bound, {@code jqwik.shrinking.bounded.seconds}, counts time and stays only as a safety net for a slow
+     * provider). System property {@code ndk.tck.shrinkSteps} changes it (for measurements).
+     */
+    static final int SHRINK_STEPS = Integer.getInteger("ndk.tck.shrinkSteps", 150);
+
     @Override
     public PropagationMode propagateTo() {
         return PropagationMode.ALL_DESCENDANTS;
@@ -124,6 +132,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         }
         CurrentProperty.set(new CurrentProperty.Info(List.copyOf(ruleIds(method)), tries));
         CurrentProperty.skipShrinking(false);
+        CurrentProperty.resetShrinking();
         long start = System.nanoTime();
         PropertyExecutionResult result;
         try {
@@ -172,10 +181,18 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         if (CurrentProperty.shrinkingSkipped()) {
             return TryExecutionResult.satisfied();
         }
+        if (CurrentProperty.nextShrinkStep() > SHRINK_STEPS) {
+            // the step budget is spent: end shrinking here, at the same step in every run with this seed
+            CurrentProperty.skipShrinking(true);
+            return TryExecutionResult.satisfied();
+        }
         CurrentProperty.startTry();
         TryExecutionResult result = aTry.execute(parameters);
-        if (result.isFalsified() && CurrentProperty.tryReachedBound()) {
-            CurrentProperty.skipShrinking(true);
+        if (result.isFalsified()) {
+            CurrentProperty.falsified();
+            if (CurrentProperty.tryReachedBound()) {
+                CurrentProperty.skipShrinking(true);
+            }
         }
         return result;
     }

@@ -168,8 +168,12 @@ public final class KitRunner {
         }
     }
 
-    /** How long jqwik may shrink one failing property's counterexample, in seconds at timeout factor 1. */
-    static final double SHRINKING_SECONDS = 3;
+    /**
+     * How long jqwik may shrink one failing property's counterexample, in seconds at timeout factor 1: a safety net
+     * for a slow provider. Shrinking normally ends first, after the kit's step budget (KitLifecycle.SHRINK_STEPS),
+     * which, unlike a time bound, ends at the same counterexample in every run with the same seed.
+     */
+    static final double SHRINKING_SECONDS = 6;
 
     /**
      * jqwik's own log (java.util.logging, logger {@code net.jqwik}) speaks to property authors, e.g. "Shrinking

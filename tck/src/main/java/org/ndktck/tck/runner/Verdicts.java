@@ -206,8 +206,28 @@ public final class Verdicts {
         return new RunReport.RuleReport(id, rule == null ? "" : rule.title(), rule == null ? "" : rule.function(),
                 strength == null ? "UNKNOWN" : strength.name(), rule == null ? "" : rule.check().name(),
                 verdict.name(), selected, tries, checks, millis, Summaries.rate(tries, millis), message, counterexample,
-                seed, ran || !props.isEmpty() ? replay.apply(id) : null,
+                seed, ran || !props.isEmpty() || !failed.isEmpty() ? replay.apply(replayRules(id, selected, failed)) : null,
                 props.stream().map(PropertyInfo::propertyId).distinct().toList(), adv);
+    }
+
+    /**
+     * The rules a rule's replay selects. Normally the rule itself. When its first failure (the one whose
+     * counterexample the report shows) was found by a property of another rule, the replay selects that property's
+     * first rule too, so it runs the property that found it (same seed, hence the same counterexample); and it
+     * selects the rule itself only if this run did, since the rule's own properties, had they run and failed, would
+     * have been reported first.
+     *
+     * @param id       the rule
+     * @param selected whether this run selected the rule
+     * @param failed   its failures, the one shown first
+     * @return the {@code --rules} value of its replay
+     */
+    static String replayRules(String id, boolean selected, List<PropertyOutcome> failed) {
+        if (failed.isEmpty() || failed.get(0).property().ruleIds().contains(id) || failed.get(0).property().ruleIds().isEmpty()) {
+            return id;
+        }
+        String finder = failed.get(0).property().ruleIds().iterator().next();
+        return selected ? id + "," + finder : finder;
     }
 
     /**
