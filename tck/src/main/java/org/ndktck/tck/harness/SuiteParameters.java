@@ -21,7 +21,7 @@ import java.util.Properties;
  * works with whichever version the provider's build has. As in the suite engine, an explicit parameter wins over
  * one from a resource file.
  */
-final class SuiteParameters {
+public final class SuiteParameters {
     private static final String API = "org.junit.platform.suite.api.";
 
     private SuiteParameters() {
@@ -31,14 +31,14 @@ final class SuiteParameters {
      * @param parameters         the suite's own parameters, in declaration order
      * @param disableParent      whether the suite ignores its parent's configuration parameters
      */
-    record Declared(Map<String, String> parameters, boolean disableParent) {
+    public record Declared(Map<String, String> parameters, boolean disableParent) {
     }
 
     /**
      * @param type a class
      * @return the parameters it declares when it is a {@code @Suite} class, else empty
      */
-    static Optional<Declared> of(Class<?> type) {
+    public static Optional<Declared> of(Class<?> type) {
         if (!annotated(type, API + "Suite")) {
             return Optional.empty();
         }

@@ -11,6 +11,13 @@ import org.junit.platform.launcher.core.LauncherFactory;
 import org.ndktck.tck.RunLedger;
 import org.ndktck.tck.harness.TckConfig;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,13 +38,31 @@ class MavenRouteTest {
                    List<String> skipReasons) {
     }
 
+    @TempDir
+    static Path reports;
+
+    /** @return report.json of a suite, as the kit's listener wrote it under ndk.tck.reportDir */
+    private static JsonNode report(Class<?> suite) throws IOException {
+        return new ObjectMapper().readTree(reports.resolve(suite.getSimpleName()).resolve("report.json").toFile());
+    }
+
+    private static JsonNode rule(JsonNode report, String id) {
+        for (JsonNode r : report.get("rules")) {
+            if (r.get("id").asText().equals(id)) {
+                return r;
+            }
+        }
+        throw new AssertionError("no rule " + id + " in report.json");
+    }
+
     private static Outcome run(Class<?> suite) {
         Outcome o = new Outcome(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         Launcher launcher = LauncherFactory.create();
         // as this build's Surefire configuration has them: jqwik reports only failures, to the platform
         launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(suite))
                         .configurationParameter("jqwik.reporting.onlyfailures", "true")
-                        .configurationParameter("jqwik.reporting.usejunitplatform", "true").build(),
+                        .configurationParameter("jqwik.reporting.usejunitplatform", "true")
+                        .configurationParameter("ndk.tck.reportDir", reports.toString()).build(),
                 new TestExecutionListener() {
                     @Override
                     public void executionFinished(TestIdentifier id, TestExecutionResult result) {
@@ -69,7 +94,7 @@ class MavenRouteTest {
     }
 
     @Test
-    void aLegalProviderNamedBySuiteParametersPassesWithTheSuitesSeedAndTries() {
+    void aLegalProviderNamedBySuiteParametersPassesWithTheSuitesSeedAndTries() throws IOException {
         Outcome o = run(LegalProviderSuite.class);
         assertEquals(List.of(), o.failureMessages(), "a legal provider must pass");
         assertFalse(o.succeeded().isEmpty(), "no property ran");
@@ -83,18 +108,36 @@ class MavenRouteTest {
             assertTrue(r.tries() <= 7, r.property() + " ran " + r.tries() + " tries, not the suite's 7");
         }
         assertTrue(records.stream().anyMatch(r -> r.tries() == 7), "no property ran the suite's 7 tries");
+
+        // the same per-rule reports as ./ndk-tck run, written by the kit's listener
+        JsonNode report = report(LegalProviderSuite.class);
+        assertEquals("legal:foreign-thread-completion", report.get("provider").get("name").asText());
+        assertEquals("4242", report.get("seedText").asText());
+        assertEquals(0, report.get("exitCode").asInt());
+        assertEquals("PASS", rule(report, "MR-FR-4").get("verdict").asText());
+        assertEquals("PASS", rule(report, "MR-TOK-2").get("verdict").asText());
+        assertEquals("UNTESTED", rule(report, "MR-FR-10").get("verdict").asText(), "a rule the suite did not select");
+        assertTrue(Files.isRegularFile(reports.resolve("LegalProviderSuite/report.html")));
+        String junit = Files.readString(reports.resolve("LegalProviderSuite/junit/TEST-ndk-tck.xml"));
+        assertTrue(junit.contains("name=\"MR-FR-4\""), junit);
+        assertTrue(junit.contains("tests=\"2\" failures=\"0\""), "one test case per selected rule: " + junit);
     }
 
     @Test
-    void aFaultNamedBySuiteParametersFailsTheRuleItBreaks() {
+    void aFaultNamedBySuiteParametersFailsTheRuleItBreaks() throws IOException {
         Outcome o = run(FaultProviderSuite.class);
         assertFalse(o.failed().isEmpty(), "fault:MR-FR-4 passed the Maven route: the suite's provider was not used");
         assertTrue(o.failureMessages().stream().anyMatch(m -> m.contains("MR-FR-4")), String.join("\n", o.failureMessages()));
         assertTrue(o.failureMessages().stream().noneMatch(m -> m.contains("setup error")), String.join("\n", o.failureMessages()));
+        JsonNode report = report(FaultProviderSuite.class);
+        assertEquals("fault:MR-FR-4", report.get("provider").get("name").asText());
+        assertEquals("FAIL", rule(report, "MR-FR-4").get("verdict").asText());
+        assertEquals(1, report.get("exitCode").asInt());
+        assertTrue(rule(report, "MR-FR-4").get("replay").asText().contains("--provider fault:MR-FR-4 --rules MR-FR-4 --seed "));
     }
 
     @Test
-    void anUnknownProviderFailsWithOneSetupError() {
+    void anUnknownProviderFailsWithOneSetupError() throws IOException {
         Outcome o = run(UnknownProviderSuite.class);
         assertEquals(1, o.failed().size(), "failures: " + o.failed());
         String message = o.failureMessages().get(0);
@@ -103,5 +146,9 @@ class MavenRouteTest {
         assertEquals(List.of(), o.succeeded());
         assertFalse(o.skipped().isEmpty());
         assertTrue(o.skipReasons().stream().allMatch(r -> r.contains("unknown provider 'no-such-provider'")), o.skipReasons().toString());
+        JsonNode report = report(UnknownProviderSuite.class);
+        assertEquals(2, report.get("exitCode").asInt());
+        assertTrue(report.get("notes").get(0).asText().startsWith("setup error: unknown provider 'no-such-provider'"),
+                report.get("notes").toString());
     }
 }
