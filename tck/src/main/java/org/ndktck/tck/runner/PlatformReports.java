@@ -217,7 +217,9 @@ public final class PlatformReports implements TestExecutionListener {
         List<RunReport.PropertyReport> props = outcomes.stream().map(o -> new RunReport.PropertyReport(
                 o.property().propertyId(), new ArrayList<>(o.property().ruleIds()), o.status(), o.tries(), o.checks(),
                 o.seed(), o.durationMillis(), blankToNull(o.message()), blankToNull(o.counterexample()),
-                new ArrayList<>(Failures.violatedRules(o.failure())), o.finishedAtMillis())).toList();
+                new ArrayList<>(Failures.violatedRules(o.failure())), o.finishedAtMillis(),
+                Optional.ofNullable(Catches.of(o)).map(Catches.FirstFailure::describe).orElse(null),
+                Optional.ofNullable(Catches.of(o)).map(Catches.FirstFailure::rule).orElse(null))).toList();
         Map<String, String> settings = new java.util.TreeMap<>(c.settings());
         String className = null;
         String description = null;

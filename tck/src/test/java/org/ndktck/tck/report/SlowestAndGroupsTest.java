@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SlowestAndGroupsTest {
     private static RunReport.PropertyReport prop(String id, String rule, String status, long millis, String seed, String cx,
                                                  List<String> violated) {
-        return new RunReport.PropertyReport(id, List.of(rule), status, 10, 10, seed, millis, null, cx, violated, 0);
+        return new RunReport.PropertyReport(id, List.of(rule), status, 10, 10, seed, millis, null, cx, violated, 0, null, null);
     }
 
     private static RunReport withProperties(List<RunReport.RuleReport> rules, List<RunReport.PropertyReport> props) {
