@@ -1,6 +1,7 @@
 package org.ndktck.tck.properties;
 
 import net.jqwik.api.Assume;
+import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Tag;
@@ -66,7 +67,7 @@ public class RegistrationCoverageProperties {
      * @param offset    where the region starts in its first page (modulo PAGE_SIZE)
      * @param flagSet   which flags (an index into the probed flag sets)
      */
-    @Property(tries = 60)
+    @Property(tries = 60, edgeCases = EdgeCasesMode.MIXIN)
     @NdkRule("COV-1")
     @Tag("COV-1")
     void aSuccessfulRegistrationCoversItsWholeLengthWithExactlyItsFlags(@ForAll boolean fast,

@@ -1,6 +1,7 @@
 package org.ndktck.tck.properties;
 
 import net.jqwik.api.Assume;
+import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Tag;
@@ -47,7 +48,7 @@ public class ScatteredFrameProperties {
      * @param kind   0: one MDL, 1: a chain of two MDLs split at a page boundary, 2: a fast registration over a LAM
      * @param n      bytes of each access (2 to 64)
      */
-    @Property(tries = 200)
+    @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
     @NdkRule("COV-2")
     @Tag("COV-2")
     void accessesAcrossPageBoundariesOfScatteredFramesMoveTheRightBytes(@ForAll @IntRange(min = 2, max = 6) int pages,

@@ -1,0 +1,142 @@
+package org.ndktck.faults;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import org.ndktck.spec.Mdl;
+import org.ndktck.spec.NdkProvider;
+import org.ndktck.spec.NdkProviderSource;
+import org.ndktck.spec.NtStatus;
+
+/**
+ * Faults written from public bug reports of real providers, each reaching an input the kit did not make before
+ * issue 15 (the kit passed every one of them then; BENCHMARKS.md, "Issue 15 faults", says how that was checked).
+ * Each is a wrapper ({@link Hooks}) of the reference provider.
+ *
+ * <ul>
+ *   <li>{@code fault:COV-2/contiguous-frames}: NdkRegisterMr takes each MDL's first page frame and assumes the
+ *       others follow it (frame i = PFN[0] + i), as a driver that maps a region as one physically contiguous
+ *       block would.</li>
+ *   <li>{@code fault:COV-2/first-pair-fast-path}: NdkRegisterMr and NdkBuildLam take an MDL whose first two
+ *       frames are adjacent as wholly contiguous (a fast path that checks only the first pair).</li>
+ *   <li>{@code fault:COV-1/register-clamped}: NdkRegisterMr registers at most 2^31 − 1 bytes (a signed 32-bit
+ *       device maximum) and still reports success.</li>
+ *   <li>{@code fault:COV-1/length-32-bit}: NdkRegisterMr keeps Length in 32 bits: it registers Length mod 2^32
+ *       bytes (a Length of 2^32 + 5 registers 5 bytes).</li>
+ *   <li>{@code fault:COV-1/fast-register-fewer-pages}: NdkFastRegister maps at most 2^16 pages (a device page
+ *       list of 65536 entries) and the Length those pages hold, and still reports success.</li>
+ * </ul>
+ */
+public final class RealInputFaults implements NdkProviderSource {
+
+    /** The most bytes {@code fault:COV-1/register-clamped} registers: 2^31 − 1. */
+    static final long CLAMP = (1L << 31) - 1;
+    /** The most pages {@code fault:COV-1/fast-register-fewer-pages} maps: 2^16. */
+    static final int FR_PAGE_LIMIT = 1 << 16;
+
+    @Override
+    public Collection<NdkProvider> providers() {
+        List<NdkProvider> out = new ArrayList<>();
+        out.add(Variants.wrapped("fault:COV-2/contiguous-frames",
+                "NdkRegisterMr assumes each MDL's page frames follow its first one (frame i = PFN[0] + i)",
+                () -> new ContiguousFrames(false, false)));
+        out.add(Variants.wrapped("fault:COV-2/first-pair-fast-path",
+                "NdkRegisterMr and NdkBuildLam take an MDL whose first two page frames are adjacent as wholly contiguous",
+                () -> new ContiguousFrames(true, true)));
+        out.add(Variants.wrapped("fault:COV-1/register-clamped",
+                "NdkRegisterMr registers at most 2^31 - 1 bytes of a longer Length and reports success",
+                () -> new Hooks() {
+                    @Override
+                    public long registerLength(ForwardingMr mr, long length) {
+                        return Long.compareUnsigned(length, CLAMP) > 0 ? CLAMP : length;
+                    }
+                }));
+        out.add(Variants.wrapped("fault:COV-1/length-32-bit",
+                "NdkRegisterMr keeps Length in 32 bits: a Length above 2^32 registers Length mod 2^32 bytes",
+                () -> new Hooks() {
+                    @Override
+                    public long registerLength(ForwardingMr mr, long length) {
+                        return Long.compareUnsigned(length, 0xFFFF_FFFFL) > 0 && (length & 0xFFFF_FFFFL) != 0 ? length & 0xFFFF_FFFFL : length;
+                    }
+                }));
+        out.add(Variants.wrapped("fault:COV-1/fast-register-fewer-pages",
+                "NdkFastRegister maps at most 2^16 pages (and the Length they hold) of a longer request and reports success",
+                FewerPages::new));
+        return out;
+    }
+
+    /**
+     * Rewrites the MDLs of NdkRegisterMr (and, when asked, NdkBuildLam) so that each MDL's frames are its first
+     * frame plus i: always, or only when its first two frames are adjacent.
+     */
+    static final class ContiguousFrames implements Hooks {
+        private final boolean onlyWhenFirstPairAdjacent;
+        private final boolean lamToo;
+
+        ContiguousFrames(boolean onlyWhenFirstPairAdjacent, boolean lamToo) {
+            this.onlyWhenFirstPairAdjacent = onlyWhenFirstPairAdjacent;
+            this.lamToo = lamToo;
+        }
+
+        @Override
+        public Mdl mdl(NdkCall call, Mdl first) {
+            if (first == null || !(call == NdkCall.REGISTER_MR || (lamToo && call == NdkCall.BUILD_LAM))) {
+                return first;
+            }
+            return rewrite(first);
+        }
+
+        private Mdl rewrite(Mdl first) {
+            Mdl head = null;
+            Mdl prev = null;
+            int walked = 0;
+            for (Mdl m = first; m != null && walked < 1 << 16; m = m.next(), walked++) {
+                Mdl copy = new Mdl(m.pageSize(), m.startVa(), m.byteOffset(), m.byteCount(), frames(m.pfns()));
+                if (head == null) {
+                    head = copy;
+                } else {
+                    prev.setNext(copy);
+                }
+                prev = copy;
+            }
+            return head;
+        }
+
+        private long[] frames(long[] pfns) {
+            if (pfns.length < 2 || (onlyWhenFirstPairAdjacent && pfns[1] != pfns[0] + 1)) {
+                return pfns;
+            }
+            long[] out = new long[pfns.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = pfns[0] + i;
+            }
+            return out;
+        }
+    }
+
+    /** An NdkFastRegister of more than {@link #FR_PAGE_LIMIT} pages reaches the provider cut to that many pages. */
+    static final class FewerPages implements Hooks {
+        private volatile ForwardingAdapter adapter;
+
+        @Override
+        public void attach(ForwardingAdapter adapter) {
+            this.adapter = adapter;
+        }
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest w, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            if (w.call() != NdkCall.FAST_REGISTER || w.adapterPageArray() == null
+                    || Integer.compareUnsigned(w.adapterPageCount(), FR_PAGE_LIMIT) <= 0
+                    || w.adapterPageArray().length < FR_PAGE_LIMIT) {
+                return inner.apply(w);
+            }
+            long p = Integer.toUnsignedLong(adapter.pageSize());
+            long room = FR_PAGE_LIMIT * p - Integer.toUnsignedLong(w.fbo());
+            long length = Long.compareUnsigned(w.length(), room) > 0 ? room : w.length();
+            long[] pages = java.util.Arrays.copyOf(w.adapterPageArray(), FR_PAGE_LIMIT);
+            return inner.apply(new WorkRequest(w.call(), w.context(), w.mr(), FR_PAGE_LIMIT, pages, w.fbo(), length,
+                    w.baseVirtualAddress(), w.sgl(), w.remoteAddress(), w.remoteToken(), w.flags()));
+        }
+    }
+}
