@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
+import org.ndktck.reference.Pieces;
+import org.ndktck.reference.TokenAllocator;
 import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkProvider;
 import org.ndktck.spec.NdkProviderSource;
@@ -26,6 +28,11 @@ import org.ndktck.spec.NtStatus;
  *       bytes (a Length of 2^32 + 5 registers 5 bytes).</li>
  *   <li>{@code fault:COV-1/fast-register-fewer-pages}: NdkFastRegister maps at most 2^16 pages (a device page
  *       list of 65536 entries) and the Length those pages hold, and still reports success.</li>
+ *   <li>{@code fault:COV-3/bogus-token-invalidates-latest}: an NdkSendAndInvalidate whose token names no live
+ *       fast registration invalidates the most recently fast-registered live MR instead.</li>
+ *   <li>{@code fault:MR-TOK-6/counter-16-bit}, {@code fault:MR-TOK-6/counter-17-bit}: tokens come from a counter of
+ *       16 (17) bits that never asks which tokens are live, so after 2^16 (2^17) allocations on one adapter a new
+ *       registration gets the token of one that is still live.</li>
  * </ul>
  */
 public final class RealInputFaults implements NdkProviderSource {
@@ -63,7 +70,61 @@ public final class RealInputFaults implements NdkProviderSource {
         out.add(Variants.wrapped("fault:COV-1/fast-register-fewer-pages",
                 "NdkFastRegister maps at most 2^16 pages (and the Length they hold) of a longer request and reports success",
                 FewerPages::new));
+        out.add(Variants.wrapped("fault:COV-3/bogus-token-invalidates-latest",
+                "an NdkSendAndInvalidate whose token names no live fast registration invalidates the most recent live one instead",
+                BogusTokenInvalidatesLatest::new));
+        out.add(counterAllocator("fault:MR-TOK-6/counter-16-bit", 16));
+        out.add(counterAllocator("fault:MR-TOK-6/counter-17-bit", 17));
         return out;
+    }
+
+    /**
+     * A token allocator that counts in {@code bits} bits (skipping 0) and never asks which tokens are live, so after
+     * 2^bits allocations on one adapter it hands out the token of a registration that is still live.
+     */
+    static NdkProvider counterAllocator(String name, int bits) {
+        return Variants.builder(name, "tokens come from a " + bits + "-bit counter that wraps into tokens still live")
+                .replace(Pieces.TOKEN_ALLOCATOR, (TokenAllocator.Factory) seed -> {
+                    int[] counter = {0};
+                    return request -> {
+                        int mask = (1 << bits) - 1;
+                        int token;
+                        do {
+                            token = ++counter[0] & mask;
+                        } while (token == 0);
+                        return token;
+                    };
+                }).build();
+    }
+
+    /**
+     * Remembers the MRs the consumer fast-registers (forgetting those it invalidates); an NdkSendAndInvalidate
+     * whose token is the remote token of none of them reaches the provider with the token of the most recent
+     * one, as a provider that looks an invalid token up loosely (by a slot index, by the last MR) would act.
+     */
+    static final class BogusTokenInvalidatesLatest implements Hooks {
+        private final List<org.ndktck.spec.NdkMr> fastRegistered = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest w, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            if (w.call() == NdkCall.FAST_REGISTER && w.mr() != null) {
+                fastRegistered.remove(w.mr());
+                fastRegistered.add(w.mr());
+            } else if (w.call() == NdkCall.INVALIDATE && w.mr() != null) {
+                fastRegistered.remove(w.mr());
+            } else if (w.call() == NdkCall.SEND_AND_INVALIDATE && !fastRegistered.isEmpty()) {
+                boolean named = false;
+                for (org.ndktck.spec.NdkMr mr : fastRegistered) {
+                    named |= mr.getRemoteToken() == w.remoteToken();
+                }
+                if (!named) {
+                    org.ndktck.spec.NdkMr latest = fastRegistered.get(fastRegistered.size() - 1);
+                    fastRegistered.remove(latest);
+                    return inner.apply(w.withRemoteToken(latest.getRemoteToken()));
+                }
+            }
+            return inner.apply(w);
+        }
     }
 
     /**

@@ -1154,7 +1154,7 @@ public final class NdkSession implements AutoCloseable {
         if (wr.entry != null) {
             throw Violations.of("CQ-2", wr.detail(), "one CQ entry per request", "a second " + where.get());
         }
-        if (e.type() != null && e.type() != wr.type) {
+        if (e.type() != null && e.type() != wr.type && !(wr.eitherReceiveType && isReceive(wr.type) && isReceive(e.type()))) {
             throw Violations.of(wr.type == NdkOperationType.FAST_REGISTER ? "MR-FR-8" : "CQ-3", wr.detail(),
                     "NDK_RESULT_EX.Type = " + wr.type + " (" + wr.type.value() + ")", where.get());
         }

@@ -1,0 +1,92 @@
+package org.ndktck.tck.properties;
+
+import net.jqwik.api.Property;
+import net.jqwik.api.Tag;
+import org.ndktck.spec.Mdl;
+import org.ndktck.spec.NdkMr;
+import org.ndktck.spec.NdkMrFlags;
+import org.ndktck.spec.NtStatus;
+import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.NdkKit;
+import org.ndktck.tck.harness.NdkSession;
+import org.ndktck.tck.harness.Probes;
+import org.ndktck.tck.harness.SessionTools;
+import org.ndktck.tck.harness.Violations;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.ndktck.tck.harness.Hex.u32;
+
+/**
+ * MR-TOK-6 at scale: tokens stay unique among live registrations over {@link #ALLOCATIONS} allocations on ONE
+ * adapter while older registrations stay live. A token allocator that counts in up to 17 bits without asking
+ * which tokens are live (or any allocator that wraps into a live token within that many allocations) hands a
+ * new registration the token of a live one and FAILs.
+ */
+@NdkKit
+public class TokenScaleProperties {
+    /** Registrations made on the one adapter: 2^17 + 64. */
+    static final int ALLOCATIONS = (1 << 17) + 64;
+    /** Registrations kept live through the whole run. */
+    static final int LIVE = 8;
+
+    /**
+     * MR-TOK-6: {@link #LIVE} registrations stay live while one more MR is registered and deregistered
+     * {@link #ALLOCATIONS} times on the same adapter; no new token may equal a live one, and afterwards every
+     * live registration still takes a peer write and read with its token.
+     */
+    @Property(tries = 1)
+    @NdkRule("MR-TOK-6")
+    @Tag("MR-TOK-6")
+    void tokensStayUniqueOverTwoToTheSeventeenAllocationsOnOneAdapter() {
+        NdkSession.inTry(s -> {
+            try (SessionTools t = SessionTools.of(s)) {
+                s.qps();
+                int p = s.pageSize();
+                int rw = NdkMrFlags.ALLOW_REMOTE_READ | NdkMrFlags.ALLOW_REMOTE_WRITE;
+                SessionTools.Registered[] live = new SessionTools.Registered[LIVE];
+                Map<Integer, Integer> liveTokens = new HashMap<>();
+                for (int i = 0; i < LIVE; i++) {
+                    live[i] = t.registered(s.target(), 1, 0, p, rw);
+                    liveTokens.put(live[i].remoteToken(), i);
+                }
+                Mdl mdl = s.allocate(1).mdl(t.freshVa(), 0, p);
+                NdkMr mr = s.createMr(s.target(), false);
+                for (int n = 0; n < ALLOCATIONS; n++) {
+                    NdkSession.Outcome o = s.register(mr, mdl, p, rw);
+                    if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(o.status())) {
+                        net.jqwik.api.Assume.that(false);
+                    }
+                    if (!o.succeeded()) {
+                        throw Violations.of("MR-REG-10", o.call() + " (registration " + (n + 1) + " of the MR on this adapter)",
+                                "STATUS_SUCCESS for a valid registration", o.describe());
+                    }
+                    int token = s.remoteToken(mr);
+                    Integer clash = liveTokens.get(token);
+                    if (clash != null) {
+                        throw Violations.of("MR-TOK-6", o.call() + " number " + (LIVE + n + 1) + " on one adapter",
+                                "a remote token no live registration holds", "remote token " + u32(token) + ", held by live registration "
+                                        + clash + " (registered first, still live)");
+                    }
+                    NdkSession.Outcome d = s.deregister(mr);
+                    if (!d.succeeded()) {
+                        throw Violations.of("MR-DEREG-2", d.call(), "STATUS_SUCCESS", d.describe());
+                    }
+                }
+                for (int i = 0; i < LIVE; i++) {
+                    NdkSession.Access w = Probes.writeInside(s, live[i].region(), 0, 8);
+                    NdkSession.Access rd = Probes.readInside(s, live[i].region(), 0, 8);
+                    byte[] expected = Probes.expectedAt(live[i].region(), 0, 8);
+                    if (!w.succeeded() || !rd.succeeded() || !Arrays.equals(rd.data(), expected)) {
+                        throw Violations.of("MR-TOK-6", "peer write and read of live registration " + i + " with its token "
+                                        + u32(live[i].remoteToken()) + " after " + ALLOCATIONS + " more registrations on the adapter",
+                                "both succeed and read back what was written", w.describe() + "; " + rd.describe());
+                    }
+                }
+                s.checkMemory("MR-TOK-6", "accesses of the live registrations after " + ALLOCATIONS + " more registrations");
+            }
+        });
+    }
+}
