@@ -9,6 +9,7 @@ import org.ndktck.reference.TokenAllocator;
 import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkProvider;
 import org.ndktck.spec.NdkProviderSource;
+import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 
 /**
@@ -25,11 +26,16 @@ import org.ndktck.spec.NtStatus;
  *   <li>{@code fault:COV-1/register-clamped}: NdkRegisterMr registers at most 2^31 − 1 bytes (a signed 32-bit
  *       device maximum) and still reports success.</li>
  *   <li>{@code fault:COV-1/length-32-bit}: NdkRegisterMr keeps Length in 32 bits: it registers Length mod 2^32
- *       bytes (a Length of 2^32 + 5 registers 5 bytes).</li>
+ *       bytes (a Length of 2^32 + 5 registers 5 bytes); the check against the chain's ByteCount still sees the
+ *       whole Length.</li>
  *   <li>{@code fault:COV-1/fast-register-fewer-pages}: NdkFastRegister maps at most 2^16 pages (a device page
- *       list of 65536 entries) and the Length those pages hold, and still reports success.</li>
+ *       list of 65536 entries) and the Length those pages hold of a request that passes its checks, and still
+ *       reports success.</li>
  *   <li>{@code fault:COV-3/bogus-token-invalidates-latest}: an NdkSendAndInvalidate whose token names no live
  *       fast registration invalidates the most recently fast-registered live MR instead.</li>
+ *   <li>{@code fault:COV-4/first-sge-token-for-all}: a data request of several SGEs (not INLINE) looks up SGE 0's
+ *       token once and uses it for every SGE, so a bad token at a later position goes unnoticed.</li>
+ *   <li>{@code fault:COV-4/first-sge-only}: a data request of several SGEs (not INLINE) uses SGE 0 alone.</li>
  *   <li>{@code fault:MR-TOK-6/counter-16-bit}, {@code fault:MR-TOK-6/counter-17-bit}: tokens come from a counter of
  *       16 (17) bits that never asks which tokens are live, so after 2^16 (2^17) allocations on one adapter a new
  *       registration gets the token of one that is still live.</li>
@@ -64,7 +70,11 @@ public final class RealInputFaults implements NdkProviderSource {
                 () -> new Hooks() {
                     @Override
                     public long registerLength(ForwardingMr mr, long length) {
-                        return Long.compareUnsigned(length, 0xFFFF_FFFFL) > 0 && (length & 0xFFFF_FFFFL) != 0 ? length & 0xFFFF_FFFFL : length;
+                        // the chain check sees the whole Length (MR-REG-13 holds); the region is then set up from its low 32 bits
+                        Mdl chain = mr.mdl();
+                        boolean fits = chain != null && Long.compareUnsigned(length, chain.chainByteCount()) <= 0;
+                        return fits && Long.compareUnsigned(length, 0xFFFF_FFFFL) > 0 && (length & 0xFFFF_FFFFL) != 0
+                                ? length & 0xFFFF_FFFFL : length;
                     }
                 }));
         out.add(Variants.wrapped("fault:COV-1/fast-register-fewer-pages",
@@ -73,6 +83,26 @@ public final class RealInputFaults implements NdkProviderSource {
         out.add(Variants.wrapped("fault:COV-3/bogus-token-invalidates-latest",
                 "an NdkSendAndInvalidate whose token names no live fast registration invalidates the most recent live one instead",
                 BogusTokenInvalidatesLatest::new));
+        out.add(Variants.wrapped("fault:COV-4/first-sge-token-for-all",
+                "NdkRead, NdkWrite, NdkSend and NdkReceive look up the token of SGE 0 once and use it for every SGE of the list",
+                () -> new SglRewrite() {
+                    @Override
+                    NdkSge[] rewrite(NdkSge[] sgl) {
+                        NdkSge[] out = sgl.clone();
+                        for (int i = 1; i < out.length; i++) {
+                            out[i] = new NdkSge(sgl[i].address(), sgl[i].length(), sgl[0].memoryRegionToken());
+                        }
+                        return out;
+                    }
+                }));
+        out.add(Variants.wrapped("fault:COV-4/first-sge-only",
+                "NdkRead, NdkWrite, NdkSend and NdkReceive use SGE 0 of a list of several and ignore the others",
+                () -> new SglRewrite() {
+                    @Override
+                    NdkSge[] rewrite(NdkSge[] sgl) {
+                        return new NdkSge[]{sgl[0]};
+                    }
+                }));
         out.add(counterAllocator("fault:MR-TOK-6/counter-16-bit", 16));
         out.add(counterAllocator("fault:MR-TOK-6/counter-17-bit", 17));
         return out;
@@ -95,6 +125,22 @@ public final class RealInputFaults implements NdkProviderSource {
                         return token;
                     };
                 }).build();
+    }
+
+    /** The SGL of every non-INLINE NdkRead, NdkWrite, NdkSend, NdkSendAndInvalidate and NdkReceive of two or more SGEs, rewritten. */
+    abstract static class SglRewrite implements Hooks {
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest w, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            boolean data = w.call() == NdkCall.READ || w.call() == NdkCall.WRITE || w.call() == NdkCall.SEND
+                    || w.call() == NdkCall.SEND_AND_INVALIDATE || w.call() == NdkCall.RECEIVE;
+            if (!data || w.sgl() == null || w.sgl().length < 2 || (w.flags() & org.ndktck.spec.NdkOpFlags.INLINE) != 0) {
+                return inner.apply(w);
+            }
+            return inner.apply(w.withSgl(rewrite(w.sgl())));
+        }
+
+        /** @return the SGL the provider gets (two or more SGEs given; not modified) */
+        abstract NdkSge[] rewrite(NdkSge[] sgl);
     }
 
     /**
@@ -193,7 +239,11 @@ public final class RealInputFaults implements NdkProviderSource {
                 return inner.apply(w);
             }
             long p = Integer.toUnsignedLong(adapter.pageSize());
-            long room = FR_PAGE_LIMIT * p - Integer.toUnsignedLong(w.fbo());
+            long fbo = Integer.toUnsignedLong(w.fbo());
+            if (fbo >= p || Long.compareUnsigned(w.length(), Integer.toUnsignedLong(w.adapterPageCount()) * p - fbo) > 0) {
+                return inner.apply(w); // the request's own checks (MR-FR-3, MR-FR-16) see it as it is
+            }
+            long room = FR_PAGE_LIMIT * p - fbo;
             long length = Long.compareUnsigned(w.length(), room) > 0 ? room : w.length();
             long[] pages = java.util.Arrays.copyOf(w.adapterPageArray(), FR_PAGE_LIMIT);
             return inner.apply(new WorkRequest(w.call(), w.context(), w.mr(), FR_PAGE_LIMIT, pages, w.fbo(), length,
