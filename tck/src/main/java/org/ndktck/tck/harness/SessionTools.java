@@ -496,6 +496,20 @@ public final class SessionTools implements AutoCloseable {
     }
 
     /**
+     * Starts NdkDeregisterMr and returns at once (not awaited): the op has its returned status.
+     *
+     * @param mr a registered normal MR
+     * @return the op; finish it with {@link #finish}
+     */
+    public AsyncOp<NdkMr> startDeregister(NdkMr mr) {
+        Supplier<String> d = () -> "NdkDeregisterMr()";
+        AsyncOp<NdkMr> op = s.newOp(AsyncOp.Flavor.REQUEST, "NdkDeregisterMr", d);
+        NtStatus r = inv.call("NdkDeregisterMr", d, () -> mr.deregister(op.requestCompletion(), op.context()));
+        op.returned(r == null ? NtStatus.of(-1) : r);
+        return op;
+    }
+
+    /**
      * Starts NdkInitializeFastRegisterMr and returns at once.
      *
      * @return the op; finish it with {@link #finish}
