@@ -237,6 +237,18 @@ public interface Hooks {
     }
 
     /**
+     * The Length the wrapped provider is given for an NdkRegisterMr; a fault may register less than the consumer
+     * asked for (a Length clamped to a maximum, or cut to 32 bits) and still report the provider's success.
+     *
+     * @param mr     the wrapped MR
+     * @param length the consumer's Length (SIZE_T in a long, unsigned)
+     * @return the Length the wrapped provider sees; by default unchanged
+     */
+    default long registerLength(ForwardingMr mr, long length) {
+        return length;
+    }
+
+    /**
      * The header the consumer reads.
      *
      * @param object the wrapped object

@@ -125,6 +125,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         if (context.attributes().seed().filter(s -> !s.isBlank()).isEmpty()) {
             context.attributes().setSeed(Long.toString(config.seedFor(id)));
         }
+        MemoryLayouts.startProperty(context.attributes().seed().map(String::hashCode).orElse(0) * 31L + id.hashCode());
         context.attributes().setWhenFixedSeed(FixedSeedMode.ALLOW);
         context.attributes().setAfterFailure(AfterFailureMode.RANDOM_SEED);
         int tries = config.triesFor(context.attributes().tries());
