@@ -467,6 +467,19 @@ NDK_TCK_EXPORT NTSTATUS NdkTckConfigure(const NDK_TCK_SETTING *Settings, ULONG S
 /* Required symbol 3: NdkOpenAdapter. Host stays valid until NdkCloseAdapter has returned. */
 NDK_TCK_EXPORT NTSTATUS NdkTckOpenAdapter(PVOID Config, const NDK_TCK_HOST *Host, NDK_ADAPTER **ppNdkAdapter);
 
+/* The layout the kit's bridge reads (LP64). A build for another layout stops here. */
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+_Static_assert(sizeof(void *) == 8 && sizeof(SIZE_T) == 8, "ndk_tck_provider.h needs an LP64 target");
+_Static_assert(sizeof(NDK_OBJECT_HEADER) == 40, "NDK_OBJECT_HEADER is 40 bytes");
+_Static_assert(offsetof(NDK_MR, Dispatch) == 40, "Dispatch follows the header");
+_Static_assert(sizeof(NDK_SGE) == 16, "NDK_SGE is 16 bytes");
+_Static_assert(sizeof(NDK_RESULT) == 24 && sizeof(NDK_RESULT_EX) == 40, "NDK_RESULT(_EX) layout");
+_Static_assert(offsetof(NDK_LOGICAL_ADDRESS_MAPPING, AdapterPageArray) == 16, "LAM header is 16 bytes");
+_Static_assert(sizeof(NDK_ADAPTER_INFO) == 104, "NDK_ADAPTER_INFO is 104 bytes");
+_Static_assert(offsetof(NDK_TCK_MDL, PfnArray) == 32, "NDK_TCK_MDL header is 32 bytes");
+_Static_assert(sizeof(NDK_TCK_HOST) == 32, "NDK_TCK_HOST is 32 bytes");
+#endif
+
 #ifdef __cplusplus
 }
 #endif
