@@ -23,7 +23,8 @@
  * rule each one breaks:
  *   FAULT_MR_FR_4          BaseVirtualAddress is not checked against FBO (MR-FR-4)
  *   FAULT_MR_FR_3          Length is checked against the pages without FBO (MR-FR-3)
- *   FAULT_MR_REG_4_WRAP    the remote bounds check adds in wrapping 64-bit arithmetic (MR-REG-4)
+ *   FAULT_MR_REG_4_WRAP    the remote bounds check of an NdkRegisterMr region adds offset + length in wrapping
+ *                          64-bit arithmetic, so an access just below the region passes (MR-REG-4)
  *   FAULT_MR_REG_7         NDK_MR_FLAG_RDMA_READ_SINK makes NdkRegisterMr fail (MR-REG-7)
  *   FAULT_GEN_CB_1_TWICE   MR requests complete twice (GEN-CB-1; default completion=pending)
  *   FAULT_HANG             NdkRegisterMr never returns (GEN-TIME-1)
@@ -1623,10 +1624,6 @@ static void succeed(wr *w) {
 /* byte-exact, unsigned: base <= address and address + length <= base + Length, address inside. */
 static int in_bounds(const region *r, uint64_t address, uint64_t length) {
     uint64_t offset = address - r->base;
-#if defined(FAULT_MR_REG_4_WRAP)
-    /* the planted bug: the end is computed in wrapping arithmetic */
-    if (!r->fast) return address >= r->base && address + length <= r->base + r->length;
-#endif
     return offset < r->length && length <= r->length - offset;
 }
 
@@ -1701,7 +1698,14 @@ static NTSTATUS remote_span(adapter *a, qp *target, wr *w, uint64_t total, span 
     if (r->state != REGION_LIVE) return STATUS_ACCESS_VIOLATION;                   /* RW-TOKEN */
     if (r->pd != target->pd) return STATUS_ACCESS_VIOLATION;                       /* RW-TOKEN-PD */
     if (!HAS(r->access, read ? ACC_REMOTE_READ : ACC_REMOTE_WRITE)) return STATUS_ACCESS_VIOLATION; /* MR-REG-8 */
-    if (!in_bounds(r, w->remote_address, total)) return read ? STATUS_REMOTE_RESOURCES : STATUS_ACCESS_VIOLATION; /* MR-REG-4 */
+#if defined(FAULT_MR_REG_4_WRAP)
+    /* the planted bug: offset + length wraps, so an address just below the base passes */
+    int bounded = r->fast ? in_bounds(r, w->remote_address, total)
+                          : (w->remote_address - r->base) + total <= r->length;
+#else
+    int bounded = in_bounds(r, w->remote_address, total);
+#endif
+    if (!bounded) return read ? STATUS_REMOTE_RESOURCES : STATUS_ACCESS_VIOLATION; /* MR-REG-4 */
     uint64_t pos = position_of(r, w->remote_address);
     if (!backs(r->frames, r->nframes, pos, total, a->host.PageSize)) return STATUS_ACCESS_VIOLATION;
     *out = (span){r->frames, r->nframes, pos, total};

@@ -167,16 +167,16 @@ final class NativeLibraryHandle {
         return p == null ? fallback : p.getString(0, "UTF-8");
     }
 
+    /** The dlopen error: the first suppressed cause JNA records (its message lists every place it looked). */
     private static String cause(Throwable e) {
-        String m = String.valueOf(e.getMessage());
-        // JNA lists every place it looked; the dlopen error is the part that names the cause
-        int native_ = m.indexOf("Native library (");
-        String first = m.lines().findFirst().orElse(m).trim();
-        int colon = first.indexOf("': ");
-        String text = colon >= 0 ? first.substring(colon + 3) : first;
-        if (native_ >= 0 && text.isBlank()) {
-            text = m.substring(native_).lines().findFirst().orElse(m);
+        for (Throwable s : e.getSuppressed()) {
+            String m = String.valueOf(s.getMessage()).trim();
+            if (!m.startsWith("Native library (")) {
+                return m.lines().findFirst().orElse(m).trim();
+            }
         }
-        return text.replaceAll("\\s+", " ").trim();
+        String m = String.valueOf(e.getMessage());
+        return m.lines().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("Unable to load library"))
+                .findFirst().orElse(m.replaceAll("\\s+", " ").trim());
     }
 }
