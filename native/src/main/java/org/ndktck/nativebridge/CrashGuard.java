@@ -159,9 +159,11 @@ final class CrashGuard {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-XX:ErrorFile=" + reportDir.toAbsolutePath().resolve("hs_err_pid%p.log"));
         cmd.add("-XX:-CreateCoredumpOnCrash");
-        String opts = System.getenv("NDK_TCK_CHILD_JAVA_OPTS");
-        if (opts != null && !opts.isBlank()) {
-            cmd.addAll(List.of(opts.trim().split("\\s+")));
+        // the child gets this JVM's options (NDK_TCK_JAVA_OPTS of ./ndk-tck: heap size, system properties)
+        for (String a : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (!a.startsWith("-XX:ErrorFile") && !a.startsWith("-agentlib") && !a.startsWith("-javaagent")) {
+                cmd.add(a);
+            }
         }
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
