@@ -522,14 +522,21 @@ public final class NdkSession implements AutoCloseable {
         }
         op.returned(r.status());
         if (r.status().isPending()) {
-            if (r.object() != null) {
-                orphans.add(r.object());
-                throw Violations.of("GEN-CB-3", detail.get(), "after STATUS_PENDING the out parameter stays empty; the object comes only through the completion",
-                        "STATUS_PENDING with an object in the out parameter: " + r.object());
-            }
             inv.stepWait(kind + " completion", detail, bounds.completionNanos());
             NtStatus st = op.awaitPending(bounds);
             T obj = op.completedObject();
+            if (r.object() != null) {
+                // the create page only says the out parameter is ignored after STATUS_PENDING; the completion page
+                // forbids touching it when the create then succeeds (GEN-CB-3, issue 17)
+                orphans.add(r.object());
+                if (NtStatus.STATUS_SUCCESS.equals(st)) {
+                    if (obj != null && obj != r.object()) {
+                        orphans.add(obj);
+                    }
+                    throw Violations.of("GEN-CB-3", detail.get(), "after STATUS_PENDING and a successful completion the out parameter stays empty; "
+                            + "the object comes only through the completion", "STATUS_PENDING with an object in the out parameter: " + r.object());
+                }
+            }
             if (NtStatus.STATUS_SUCCESS.equals(st) && obj == null) {
                 throw Violations.of("GEN-CB-3", detail.get(), "a successful create completion carries the new object",
                         "the completion carried " + st + " and no object (null)");
