@@ -1120,6 +1120,15 @@ public final class NdkSession implements AutoCloseable {
         return "a CQ that is not this QP's";
     }
 
+    /**
+     * A receive that completes in error may report NdkOperationTypeReceive or NdkOperationTypeReceiveAndInvalidate
+     * whichever the kit expected: a receive whose SendAndInvalidate was refused (INV-6) never became a
+     * ReceiveAndInvalidate, and the pages do not say which type such an error carries.
+     */
+    private static boolean failedReceiveOfEitherType(WorkRequest wr, NdkResultEx e) {
+        return isReceive(wr.type) && isReceive(e.type()) && e.status() != null && !NtStatus.STATUS_SUCCESS.equals(e.status());
+    }
+
     void accept(NdkCq cq, NdkResultEx e) {
         if (e == null) {
             throw Violations.of("CQ-1", "NdkGetCqResultsEx", "every counted entry filled", "a null entry");
@@ -1145,9 +1154,13 @@ public final class NdkSession implements AutoCloseable {
         if (wr.entry != null) {
             throw Violations.of("CQ-2", wr.detail(), "one CQ entry per request", "a second " + where.get());
         }
-        if (e.type() != null && e.type() != wr.type) {
-            throw Violations.of(wr.type == NdkOperationType.FAST_REGISTER ? "MR-FR-8" : "CQ-3", wr.detail(),
-                    "NDK_RESULT_EX.Type = " + wr.type + " (" + wr.type.value() + ")", where.get());
+        if (e.type() != null && e.type() != wr.type && !failedReceiveOfEitherType(wr, e)) {
+            String rule = switch (wr.type) {
+                case FAST_REGISTER -> "MR-FR-8";
+                case SEND -> "SND-2";
+                default -> "CQ-3";
+            };
+            throw Violations.of(rule, wr.detail(), "NDK_RESULT_EX.Type = " + wr.type + " (" + wr.type.value() + ")", where.get());
         }
         if (e.status() == null) {
             throw Violations.of("CQ-2", wr.detail(), "an entry with a status", where.get());
