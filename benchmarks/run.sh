@@ -6,6 +6,9 @@
 #                                     JMH results go to benchmarks/target/jmh-result.json
 #   benchmarks/run.sh memory          bytes the reference provider keeps per registered page
 #   benchmarks/run.sh summary FILE    the summary tables of a JMH JSON result file
+#   benchmarks/run.sh kit-timing [--repeat N] [RUN OPTIONS]
+#                                     the kit's own run (ndk-tck run RUN OPTIONS) timed: wall and CPU time, and
+#                                     per property tries, time, cost of a try and first failure
 #
 # Examples: benchmarks/run.sh                                  (full run, the annotations' settings)
 #           benchmarks/run.sh -f 1 -wi 1 -i 2 -w 1s -r 1s      (short run)
@@ -25,6 +28,9 @@ case "${1:-}" in
   summary)
     shift
     exec java -cp "$jar" org.ndktck.bench.Summary "$@" ;;
+  kit-timing)
+    shift
+    exec java -cp "$jar" org.ndktck.bench.KitTiming "$@" ;;
 esac
 out=benchmarks/target/jmh-result.json
 rm -f "$out"

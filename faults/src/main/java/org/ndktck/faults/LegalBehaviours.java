@@ -130,12 +130,20 @@ public final class LegalBehaviours {
     static final class Slow implements Hooks {
         private final AtomicLong calls = new AtomicLong();
 
+        /**
+         * @param n the call's number, from 1
+         * @return how long that call sleeps before it runs, in milliseconds: 0, or 2 to 5 for every eighth call
+         */
+        static long sleepMillis(long n) {
+            return n % 8 == 0 ? 2 + (n / 8) % 4 : 0;
+        }
+
         @Override
         public <T> T call(NdkCall call, NdkObject target, Supplier<T> body) {
-            long n = calls.incrementAndGet();
-            if (n % 8 == 0) {
+            long pause = sleepMillis(calls.incrementAndGet());
+            if (pause > 0) {
                 try {
-                    Thread.sleep(2 + (n / 8) % 4);
+                    Thread.sleep(pause);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -649,10 +649,10 @@ class ArbitraryArgumentsProperties {
             c.check("register forbidden failed").count(n -> n > 0);
             c.check("fast forbidden rejected inline").count(n -> n > 0);
             c.check("fast allowed posted").count(n -> n > 0);
-            c.check("fast forbidden rejected inline").count(n -> n > 0);
             c.check("read allowed posted").count(n -> n > 0);
             c.check("write allowed posted").count(n -> n > 0);
             c.check("read forbidden posted").count(n -> n > 0);
+            c.check("write forbidden posted").count(n -> n > 0);
         });
     }
 

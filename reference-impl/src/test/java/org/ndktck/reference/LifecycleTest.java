@@ -185,13 +185,19 @@ class LifecycleTest {
     void adapterCloseFromInsideACallbackDoesNotDeadlock() throws Exception {
         Fixture f = Fixture.open("completion=pending");
         NdkMr mr = f.newMr(false);
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        mr.register(f.buffer(0x10000, 0x1000), 0x1000, 0, (c, s) -> {
+        CompletableFuture<NtStatus> done = new CompletableFuture<>();
+        List<String> events = new CopyOnWriteArrayList<>();
+        assertThat(mr.register(f.buffer(0x10000, 0x1000), 0x1000, 0, (c, s) -> {
             f.adapter.close();
-            done.complete(null);
-        }, null);
-        done.get(5, TimeUnit.SECONDS);
+            events.add("closed inside the callback");
+            done.complete(s);
+        }, "r")).isEqualTo(STATUS_PENDING);
+        assertThat(done.get(5, TimeUnit.SECONDS)).as("the registration's completion status").isEqualTo(STATUS_SUCCESS);
+        assertThat(events).as("the close made inside the callback returned").containsExactly("closed inside the callback");
+        assertThat(f.adapter.createPd((c, s, o) -> events.add("late"), null).status())
+                .as("a call on the adapter closed inside the callback").isNotEqualTo(STATUS_SUCCESS);
         f.adapter.close();
+        assertThat(events).as("no callback after the adapter closed").containsExactly("closed inside the callback");
     }
 
     @Test

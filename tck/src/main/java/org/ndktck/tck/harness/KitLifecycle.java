@@ -23,6 +23,8 @@ import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -158,11 +160,35 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             return;
         }
         result.originalSample().flatMap(s -> s.falsifyingError()).ifPresent(original -> {
+            if (original != failure) {
+                synchronized (FIRST_FAILURES) {
+                    FIRST_FAILURES.put(failure, original);
+                }
+            }
             if (original != failure && original instanceof org.ndktck.tck.RuleViolation ov
                     && !(failure instanceof org.ndktck.tck.RuleViolation fv && fv.ruleId().equals(ov.ruleId()))) {
                 failure.addSuppressed(original);
             }
         });
+    }
+
+    /** Reported (shrunk) failure to the failure of the first falsified try, where they differ. */
+    private static final Map<Throwable, Throwable> FIRST_FAILURES = new WeakHashMap<>();
+
+    /**
+     * The failure a property met first: the error of its first falsified try. It differs from the failure the
+     * property reports only when shrinking drifted to another failure (see {@link #keepOriginalViolation}).
+     *
+     * @param reported the failure a property reported, or null
+     * @return the failure of its first falsified try when the kit saw it differ, else {@code reported}
+     */
+    public static Throwable firstFailure(Throwable reported) {
+        if (reported == null) {
+            return null;
+        }
+        synchronized (FIRST_FAILURES) {
+            return FIRST_FAILURES.getOrDefault(reported, reported);
+        }
     }
 
     /**

@@ -163,11 +163,17 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
      * @param counterexample   the falsifying sample, or null
      * @param violatedRules    other rules its failure reported broken (RuleViolation)
      * @param finishedAtMillis when it ended, since the run started
+     * @param firstFailure     what its first failure was ({@code violation of RULE}, {@code crash: ...},
+     *                         {@code time bound: ...}, {@code coverage error: ...}, {@code generator error: ...},
+     *                         {@code set-up error: ...}, {@code assertion naming no rule: ...}), or null when it
+     *                         did not fail (see {@code org.ndktck.tck.runner.Catches})
+     * @param firstViolation   the rule of the RuleViolation that was its first failure, or null when its first
+     *                         failure was something else or it did not fail: a fault of this rule is caught
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record PropertyReport(String property, List<String> rules, String status, int tries, int checks, String seed,
                                  long durationMillis, String message, String counterexample, List<String> violatedRules,
-                                 long finishedAtMillis) {
+                                 long finishedAtMillis, String firstFailure, String firstViolation) {
         /** Normalizes null lists. */
         public PropertyReport {
             rules = rules == null ? List.of() : List.copyOf(rules);

@@ -43,7 +43,8 @@ public record SelftestReport(String format, String kitVersion, long seed, String
     /**
      * @param provider          the fault's provider name
      * @param rule              the rule it breaks (the part of the name before {@code /})
-     * @param caught            whether the kit failed that rule (a property failure, not a time-out of the runner)
+     * @param caught            whether the kit caught the fault: the rule is FAILed (ADVISORY for a SHOULD rule) and a
+     *                          property's first failure was a RuleViolation of that rule ({@code outcome} "caught")
      * @param verdict           the verdict of that rule
      * @param failedRules       every rule that failed (FAIL or ADVISORY)
      * @param timeToCatchMillis from the start of the fault's run to the end of the first property that failed
@@ -52,10 +53,23 @@ public record SelftestReport(String format, String kitVersion, long seed, String
      * @param timedOut          whether the fault's run hit its time bound
      * @param message           the first lines of the rule's failure, or why it was not caught
      * @param replay            the command that shows this failure
+     * @param outcome           {@value #CAUGHT}, {@value #OTHER_REASON} (something failed, but no property's first
+     *                          failure was a violation of the rule: a crash, a time bound, a coverage, generator or
+     *                          set-up error, or a violation of another rule) or {@value #NOT_CAUGHT} (nothing failed)
+     * @param outcomeDetail     the outcome in words: which property caught it, or
+     *                          {@code failed for another reason: ...} with what the failure was, or why not caught
+     * @param caughtBy          the property ({@code Class#method}) whose first failure caught the fault, or null
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record FaultRow(String provider, String rule, boolean caught, String verdict, List<String> failedRules,
-                           Long timeToCatchMillis, long durationMillis, boolean timedOut, String message, String replay) {
+                           Long timeToCatchMillis, long durationMillis, boolean timedOut, String message, String replay,
+                           String outcome, String outcomeDetail, String caughtBy) {
+        /** Value of {@link #outcome()}: a property's first failure was a violation of the fault's rule. */
+        public static final String CAUGHT = "caught";
+        /** Value of {@link #outcome()}: the run failed, but not by a violation of the fault's rule. */
+        public static final String OTHER_REASON = "failed for another reason";
+        /** Value of {@link #outcome()}: nothing failed. */
+        public static final String NOT_CAUGHT = "not caught";
     }
 
     /**

@@ -467,7 +467,8 @@ public final class KitRunner {
             List<RunReport.PropertyReport> props = outcomes.stream().map(o -> new RunReport.PropertyReport(
                     o.property().propertyId(), new ArrayList<>(o.property().ruleIds()), o.status(), o.tries(), o.checks(),
                     o.seed(), o.durationMillis(), blankToNull(o.message()), blankToNull(o.counterexample()),
-                    new ArrayList<>(Failures.violatedRules(o.failure())), o.finishedAtMillis())).toList();
+                    new ArrayList<>(Failures.violatedRules(o.failure())), o.finishedAtMillis(),
+                    firstFailure(o), Optional.ofNullable(Catches.of(o)).map(Catches.FirstFailure::rule).orElse(null))).toList();
             ProviderLoader.AdapterInfoResult ai = adapterInfo();
             RunReport.Provider prov = new RunReport.Provider(options.provider(), provider.getClass().getName(),
                     provider.description(), options.providerJars().stream().map(Path::toString).toList(),
@@ -494,6 +495,11 @@ public final class KitRunner {
                 // no page size: the drawings assume 4096
             }
             return m;
+        }
+
+        private static String firstFailure(PropertyOutcome o) {
+            Catches.FirstFailure f = Catches.of(o);
+            return f == null ? null : f.describe();
         }
 
         private static String blankToNull(String s) {

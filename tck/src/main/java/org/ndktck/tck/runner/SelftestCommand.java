@@ -28,12 +28,16 @@ import java.util.regex.Pattern;
  * {@code ndk-tck selftest}: proves the kit's strength. Runs the kit against every provider named
  * {@code fault:RULE[/variant]} (restricted to RULE, plus {@code --with} rules, or every rule with
  * {@code --full}), each within a time bound, and against every provider named {@code legal:...}, which must
- * pass; prints a matrix and writes {@code selftest.json}.
+ * pass; prints a matrix and writes {@code selftest.json}. A fault is caught only when the rule is FAILed and a
+ * property's first failure is a violation of it ({@link Catches}); each row says which of caught, failed for
+ * another reason or not caught happened.
  */
 @Command(name = "selftest", mixinStandardHelpOptions = true, versionProvider = NdkTckCommand.Version.class, sortOptions = false,
         description = {"Runs the kit against every fault:* provider (each breaks one rule, named before the '/') and every "
                 + "legal:* provider, prints a matrix (fault, rule, caught, rules that failed, time to catch) and writes "
-                + "selftest.json into the report directory.", ""},
+                + "selftest.json into the report directory. A fault is caught only when a property's first failure is a "
+                + "violation of the fault's rule; a crash, a time bound, a coverage, generator or set-up error or a violation of "
+                + "another rule is reported as 'failed for another reason' (selftest.json: outcome, outcomeDetail).", ""},
         footer = {"", "Exit codes: 0 every fault caught by its rule and every legal provider passed, 1 otherwise, "
                 + "2 usage error (for example no fault:* providers on the class path)."})
 public final class SelftestCommand implements Callable<Integer> {
@@ -128,7 +132,7 @@ public final class SelftestCommand implements Callable<Integer> {
                         row.timeToCatchMillis() == null ? "-" : String.format(Locale.ROOT, "%.2f s", row.timeToCatchMillis() / 1000.0),
                         row.failedRules().isEmpty() ? "-" : String.join(",", row.failedRules()));
                 if (!row.caught()) {
-                    out.println("    " + firstLine(row.message()));
+                    out.println("    " + firstLine(row.outcomeDetail()));
                     if (row.replay() != null) {
                         out.println("    replay: " + row.replay());
                     }
@@ -179,8 +183,9 @@ public final class SelftestCommand implements Callable<Integer> {
                                              ClassLoader loader, long runSeed, long bound) {
         long t0 = System.nanoTime();
         if (!ids.contains(rule)) {
-            return new SelftestReport.FaultRow(fault, rule, false, null, List.of(), null, 0, false,
-                    "the catalog has no rule " + rule + " (the part of the fault's name before '/')", null);
+            String why = "the catalog has no rule " + rule + " (the part of the fault's name before '/')";
+            return new SelftestReport.FaultRow(fault, rule, false, null, List.of(), null, 0, false, why, null,
+                    SelftestReport.FaultRow.NOT_CAUGHT, "not caught: " + why, null);
         }
         // a rule without a property of its own (a cross-cutting rule the harness reports in passing, such as
         // GEN-TIME-1) can only be caught by running the other rules' properties: run every rule then
@@ -193,31 +198,69 @@ public final class SelftestCommand implements Callable<Integer> {
             r = p.execute(new KitExecution.Progress() { }, bound, false);
         } catch (UsageException e) {
             return new SelftestReport.FaultRow(fault, rule, false, null, List.of(), null, (System.nanoTime() - t0) / 1_000_000,
-                    false, "setup failed: " + e.line(), null);
+                    false, "setup failed: " + e.line(), null, SelftestReport.FaultRow.OTHER_REASON,
+                    "failed for another reason: set-up error: " + e.line(), null);
         }
         RunReport.RuleReport rr = r.rules().stream().filter(x -> x.id().equals(rule)).findFirst().orElseThrow();
         Strength strength = catalog.find(rule).map(Rule::strength).orElse(Strength.MUST);
         Set<String> wanted = strength.isRecommendation() ? Set.of("FAIL", "ADVISORY") : Set.of("FAIL");
-        Long catchAt = r.properties().stream()
-                .filter(pr -> pr.status().equals("FAILED") && (pr.rules().contains(rule) || pr.violatedRules().contains(rule)))
-                .map(RunReport.PropertyReport::finishedAtMillis).min(Long::compare).orElse(null);
-        boolean caught = wanted.contains(rr.verdict()) && catchAt != null;
+        // a catch is a property whose first failure is a violation of the rule (Catches): not a crash, a time
+        // bound, a coverage, generator or set-up error, a violation of another rule, or one buried as a cause
+        RunReport.PropertyReport catcher = r.properties().stream()
+                .filter(pr -> pr.status().equals("FAILED") && rule.equals(pr.firstViolation()))
+                .min(java.util.Comparator.comparingLong(RunReport.PropertyReport::finishedAtMillis)).orElse(null);
+        boolean caught = wanted.contains(rr.verdict()) && catcher != null;
         boolean timedOut = r.notes().stream().anyMatch(n -> n.startsWith("time bound of"));
         List<String> failed = r.rules().stream().filter(x -> x.verdict().equals("FAIL") || x.verdict().equals("ADVISORY"))
                 .map(RunReport.RuleReport::id).toList();
+        String outcome;
+        String detail;
         String message;
         if (caught) {
+            outcome = SelftestReport.FaultRow.CAUGHT;
+            detail = "caught: " + catcher.property() + " failed first with a violation of " + rule;
             message = rr.message();
-        } else if (rr.properties().isEmpty() && r.properties().isEmpty()) {
-            message = "the kit has no property for " + rule + " and no other property ran";
-        } else if (timedOut) {
-            message = "the run hit its time bound of " + bound + " ms before the kit failed " + rule;
         } else {
-            message = rule + " was " + rr.verdict() + (rr.message() == null ? "" : ": " + rr.message());
+            detail = otherReason(rule, rr, r, timedOut, bound);
+            outcome = detail == null ? SelftestReport.FaultRow.NOT_CAUGHT : SelftestReport.FaultRow.OTHER_REASON;
+            if (rr.properties().isEmpty() && r.properties().isEmpty()) {
+                message = "the kit has no property for " + rule + " and no other property ran";
+            } else if (timedOut) {
+                message = "the run hit its time bound of " + bound + " ms before the kit failed " + rule;
+            } else {
+                message = rule + " was " + rr.verdict() + (rr.message() == null ? "" : ": " + rr.message());
+            }
+            if (detail == null) {
+                detail = "not caught: " + message;
+            }
         }
-        return new SelftestReport.FaultRow(fault, rule, caught, rr.verdict(), failed, caught ? catchAt : null,
+        return new SelftestReport.FaultRow(fault, rule, caught, rr.verdict(), failed, caught ? catcher.finishedAtMillis() : null,
                 (System.nanoTime() - t0) / 1_000_000, timedOut, message,
-                rr.replay() != null ? rr.replay() : p.replay(rule));
+                rr.replay() != null ? rr.replay() : p.replay(rule), outcome, detail, caught ? catcher.property() : null);
+    }
+
+    /**
+     * @return {@code failed for another reason: ...} naming what failed when the run failed without catching
+     *     the fault (the rule's own properties first, then any other), or null when nothing failed
+     */
+    private static String otherReason(String rule, RunReport.RuleReport rr, RunReport r, boolean timedOut, long bound) {
+        List<RunReport.PropertyReport> failedProps = r.properties().stream().filter(pr -> pr.firstFailure() != null)
+                .sorted(java.util.Comparator.comparingLong(RunReport.PropertyReport::finishedAtMillis)).toList();
+        RunReport.PropertyReport own = failedProps.stream()
+                .filter(pr -> pr.rules().contains(rule) || pr.violatedRules().contains(rule)).findFirst().orElse(null);
+        String prefix = "failed for another reason: ";
+        if (own != null) {
+            return prefix + rule + " was " + rr.verdict() + ", but " + own.property() + " failed first with "
+                    + firstLine(own.firstFailure());
+        }
+        if (!failedProps.isEmpty()) {
+            RunReport.PropertyReport f = failedProps.get(0);
+            return prefix + rule + " was " + rr.verdict() + "; " + f.property() + " failed first with " + firstLine(f.firstFailure());
+        }
+        if (timedOut) {
+            return prefix + "time bound: the run hit its bound of " + bound + " ms";
+        }
+        return null;
     }
 
     private SelftestReport.LegalRow runLegal(String legal, String pattern, ClassLoader loader, long runSeed, long bound) {

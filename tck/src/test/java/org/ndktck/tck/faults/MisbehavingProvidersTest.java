@@ -1,7 +1,6 @@
 package org.ndktck.tck.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
 import java.util.stream.Stream;
@@ -12,21 +11,20 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.ndktck.faults.Misbehaviours;
 import org.ndktck.spec.NdkProvider;
-import org.ndktck.tck.RunLedger;
-import org.ndktck.tck.harness.Bounds;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.kit.KitRun;
 
 /**
- * The kit classifies the misbehaving providers of issue 8 ({@link Misbehaviours}): each run ends with the rule
- * in the fault's name FAILED, the first such failure comes within the kit's time bound, every selected
- * property still ran, and the reference provider passes the same properties right afterwards in the same JVM
- * (the kit recovered: fresh adapters, fresh caller threads).
+ * The kit classifies the misbehaving providers of issue 8 ({@link Misbehaviours}): each fault is caught by the
+ * rule in its name (a property's first failure is a violation of that rule, not the runner's time bound, a
+ * crash or another rule), every selected property still ran, and the reference provider passes the same
+ * properties right afterwards in the same JVM (the kit recovered: fresh adapters, fresh caller threads). How
+ * long a catch takes is measured by {@code selftest} ("time to catch") and BENCHMARKS.md, not asserted here.
  *
  * <p>Properties are selected by the rule's tag. The general rules (GEN-*, CQ-2, DEF-2, OBJ-1) are checked by
  * the harness in passing; while the kit has no property of their own, the run uses "witness" properties
  * that make the calls the fault disturbs. A fault of a rule that is neither checked in passing nor has a
- * property is reported as not testable yet (aborted), never as passed.
+ * property fails the test.
  */
 class MisbehavingProvidersTest {
     /** The timeout factor of these runs: bounds of 1 s per call and per completion. */
@@ -61,28 +59,19 @@ class MisbehavingProvidersTest {
         return fault.substring("fault:".length()).split("/", 2)[0];
     }
 
-    /** @return the longest a single step of a try may take before the kit fails it: one call bound plus one completion bound */
-    static long stepBoundMillis() {
-        return Math.round((Bounds.CALL_MILLIS + Bounds.COMPLETION_MILLIS) * FACTOR);
-    }
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("faults")
     void theKitFailsTheRuleInTheFaultsName(String fault, List<String> witnesses) {
         String rule = ruleOf(fault);
         boolean ownProperty = KitRun.propertiesOf(rule) > 0;
-        assumeTrue(ownProperty || (NdkSession.rulesCheckedInPassing().contains(rule) && !witnesses.isEmpty()),
-                "not testable yet: the kit has no property for " + rule + " and the harness does not check it in passing");
+        assertThat(ownProperty || (NdkSession.rulesCheckedInPassing().contains(rule) && !witnesses.isEmpty()))
+                .as("the kit has a property for " + rule + ", or checks it in passing and the test names witnesses").isTrue();
 
         KitRun.Result r = KitRun.against(fault, KitRun.Preset.FAULTS).rules(rule).witnesses(witnesses.toArray(String[]::new))
                 .tries(TRIES).timeoutFactor(FACTOR).run();
         String account = r.describe();
 
-        assertThat(r.failedRules()).as("rules failed\n" + account).contains(rule);
-        RunLedger.PropertyRecord first = r.firstFailureOf(rule);
-        long bound = stepBoundMillis() + 1000;
-        assertThat(first.durationMillis()).as("time to catch %s (bound %d ms: call + completion bound at factor %s, "
-                + "plus 1 s)\n%s", rule, bound, FACTOR, account).isLessThanOrEqualTo(bound);
+        r.assertCaught(rule);
         assertThat(r.properties()).as("every selected property ran\n" + account).hasSize((int) r.planned());
 
         KitRun.Result after = KitRun.against("reference", KitRun.Preset.FAULTS).rules(rule).witnesses(witnesses.toArray(String[]::new))

@@ -10,6 +10,7 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.ndktck.tck.RuleViolation;
 import org.ndktck.tck.RunLedger;
+import org.ndktck.tck.runner.Catches;
 import org.ndktck.tck.runner.Failures;
 
 import java.util.ArrayList;
@@ -34,10 +35,16 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPacka
  * but a rule without a property of its own (a rule the harness checks in passing) selects the
  * {@link #witnesses}, or every property when there are none, as {@code selftest} does.
  *
- * <p>How a failure is charged: with {@link Preset#KIT} to the rule of a {@link RuleViolation} thrown as the
+ * <p>How a failure is charged ({@link Result#failedRules()}, used to require that nothing failed, or nothing
+ * but the fault's rule): with {@link Preset#KIT} to the rule of a {@link RuleViolation} thrown as the
  * failure itself; with the other presets to every rule a RuleViolation in it names (itself, causes,
  * suppressed; the runner's {@link Failures#violatedRules}). A failure that names no rule is charged to the
  * property's own rules.
+ *
+ * <p>A charge is not a catch. A fault is caught ({@link Result#catchOf}, {@link Result#assertCaught}) only
+ * when a property's first failure is a RuleViolation of the fault's rule, as {@code selftest} counts it
+ * ({@link Catches}): a crash, a time bound, a coverage or generator error, a set-up error, a violation of
+ * another rule, or one buried as a cause or suppressed exception, is no catch under any preset.
  */
 public final class KitRun {
     /** The package of the kit's properties. */
@@ -256,11 +263,48 @@ public final class KitRun {
         }
 
         /**
-         * @param ruleId a rule
-         * @return the first failed property charged to it, or null
+         * @param r a property's record
+         * @return what its first failure was, or null when it did not fail
          */
-        public RunLedger.PropertyRecord firstFailureOf(String ruleId) {
-            return failed().stream().filter(r -> chargedRules(r).contains(ruleId)).findFirst().orElse(null);
+        public static Catches.FirstFailure firstFailure(RunLedger.PropertyRecord r) {
+            return Catches.of(r.status(), r.failure());
+        }
+
+        /**
+         * @param ruleId a rule
+         * @return the first property whose first failure is a violation of that rule (the fault of that rule is
+         *     caught), or null
+         */
+        public RunLedger.PropertyRecord catchOf(String ruleId) {
+            return failed().stream().filter(r -> firstFailure(r).catches(ruleId)).findFirst().orElse(null);
+        }
+
+        /**
+         * @param ruleId a fault's rule
+         * @return {@code caught by P}, {@code failed for another reason: P failed first with ...} (the rule's own
+         *     properties first, then any), or {@code not caught}
+         */
+        public String outcomeFor(String ruleId) {
+            RunLedger.PropertyRecord c = catchOf(ruleId);
+            if (c != null) {
+                return "caught by " + c.property();
+            }
+            RunLedger.PropertyRecord f = failed().stream()
+                    .filter(r -> r.ruleIds().contains(ruleId) || Failures.violatedRules(r.failure()).contains(ruleId))
+                    .findFirst().orElse(failed().stream().findFirst().orElse(null));
+            return f == null ? "not caught" : "failed for another reason: " + f.property() + " failed first with "
+                    + firstFailure(f).describe();
+        }
+
+        /**
+         * Requires the fault of {@code ruleId} caught: some property's first failure is a violation of it.
+         *
+         * @param ruleId the fault's rule
+         */
+        public void assertCaught(String ruleId) {
+            if (catchOf(ruleId) == null) {
+                throw new AssertionError(ruleId + " not caught: " + outcomeFor(ruleId) + "\n" + describe());
+            }
         }
 
         /** @return a readable account: one line per property, failures with their first message lines, advisories */
@@ -272,7 +316,8 @@ public final class KitRun {
                         .append(" tries=").append(r.tries()).append(" checks=").append(r.checks()).append(' ')
                         .append(r.durationMillis()).append(" ms");
                 if (!r.status().equals("SUCCESSFUL")) {
-                    b.append("\n      charged=").append(r.status().equals("FAILED") ? chargedRules(r) : "-").append(' ')
+                    b.append("\n      charged=").append(r.status().equals("FAILED") ? chargedRules(r) : "-")
+                            .append(r.status().equals("FAILED") ? " first failure=" + firstFailure(r).describe() : "").append(' ')
                             .append(firstLines(r.message(), 8));
                     if (r.failure() != null) {
                         for (Throwable sup : r.failure().getSuppressed()) {

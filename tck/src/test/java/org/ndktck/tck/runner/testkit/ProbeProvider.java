@@ -18,7 +18,7 @@ import java.util.TreeMap;
 
 /**
  * A provider for the runner's own tests: it does nothing NDK-like; its settings tell the probe properties
- * ({@link Probe}) how to behave for each rule: {@code fail}, {@code advise}, {@code crash}, {@code hang}
+ * ({@link Probe}) how to behave for each rule: {@code fail}, {@code advise}, {@code crash}, {@code hang}, {@code bury}
  * (comma-separated rule IDs) and {@code violate} ({@code RULE>OTHER}: RULE's property reports OTHER broken).
  * Registered only in {@code runner-providers/META-INF/services}, which tests add with {@code --provider-jar}.
  */
@@ -30,6 +30,7 @@ public class ProbeProvider implements NdkProvider {
         KEYS.put("advise", "rules whose probe property records an advisory");
         KEYS.put("crash", "rules whose probe property throws IllegalStateException");
         KEYS.put("hang", "rules whose probe property never returns");
+        KEYS.put("bury", "rules whose probe property throws IllegalStateException with a RuleViolation of the rule as its cause");
         KEYS.put("violate", "RULE>OTHER: RULE's probe property throws RuleViolation(OTHER)");
     }
 
