@@ -97,24 +97,31 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         if (context.attributes().edgeCases().isEmpty()) {
             context.attributes().setEdgeCases(EdgeCasesMode.FIRST);
         }
+        // discarded tries are the kit's to judge (Refusals): jqwik must not fail a property for them
+        context.attributes().setMaxDiscardRatio(Integer.MAX_VALUE);
         CurrentProperty.set(new CurrentProperty.Info(List.copyOf(ruleIds(method)), tries));
         CurrentProperty.skipShrinking(false);
+        Refusals.reset();
         long start = System.nanoTime();
-        PropertyExecutionResult result;
+        PropertyExecutionResult executed;
         try {
-            result = property.execute();
+            executed = property.execute();
         } finally {
             CurrentProperty.skipShrinking(false);
             CurrentProperty.clear();
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
-        Throwable failure = result.throwable().orElse(null);
+        PropertyExecutionResult result = judgedFloor(executed, Refusals.count());
+        // an aborted property (the floor of judged tries) is no failure: its reason is the record's message
+        boolean aborted = result.status() == PropertyExecutionResult.Status.ABORTED;
+        String abortReason = aborted ? result.throwable().map(Throwable::getMessage).orElse("") : "";
+        Throwable failure = aborted ? null : result.throwable().orElse(null);
         keepOriginalViolation(failure, result);
         String sample = result.shrunkSample().map(s -> s.parameters().toString())
                 .or(() -> result.originalSample().map(s -> s.parameters().toString())).orElse("");
         RunLedger.record(new RunLedger.PropertyRecord(ruleIds(method), id, result.status().name(),
-                result.countTries(), result.countChecks(), result.seed().orElse(""), millis,
-                failure == null ? "" : String.valueOf(failure.getMessage()), failure, sample));
+                executed.countTries(), executed.countChecks(), result.seed().orElse(""), millis,
+                aborted ? abortReason : failure == null ? "" : String.valueOf(failure.getMessage()), failure, sample));
         return result;
     }
 
@@ -154,6 +161,38 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         }
         return result;
     }
+
+    /**
+     * The floor of judged tries (issue 22): a property whose tries were mostly discarded (an allowed refusal,
+     * {@link Refusals}, or another assumption) judged too little to pass. jqwik reports a property none of
+     * whose tries was judged as failed ("exhausted"); the kit reports both that and a pass below the floor as
+     * aborted with the reason {@value #TOO_FEW_JUDGED}..., so the rule is UNTESTED, never PASS, and never FAIL
+     * for a freedom the pages give the provider.
+     *
+     * @param result  jqwik's result
+     * @param refused tries discarded by {@link Refusals#discard}
+     * @return the result, or an aborted one with the reason
+     */
+    static PropertyExecutionResult judgedFloor(PropertyExecutionResult result, int refused) {
+        int tries = result.countTries();
+        int judged = result.countChecks();
+        // jqwik's own failure when no try was judged: "Property [...] exhausted after [N] tries and [N] rejections"
+        Throwable t = result.throwable().orElse(null);
+        boolean exhausted = result.status() == PropertyExecutionResult.Status.FAILED && judged == 0
+                && !(t instanceof org.ndktck.tck.RuleViolation)
+                && t != null && String.valueOf(t.getMessage()).contains(" exhausted after [");
+        boolean thin = result.status() == PropertyExecutionResult.Status.SUCCESSFUL && judged < Refusals.floor(tries);
+        if (!exhausted && !thin) {
+            return result;
+        }
+        String why = TOO_FEW_JUDGED + judged + " of " + tries + " tries judged (floor " + Refusals.floor(tries) + ", one in "
+                + Refusals.FLOOR_DIVISOR + "); " + (tries - judged) + " discarded, " + Math.min(refused, tries - judged)
+                + " of them because the provider refused a call for lack of resources (STATUS_INSUFFICIENT_RESOURCES), which the pages allow";
+        return result.mapToAborted(new org.opentest4j.TestAbortedException(why));
+    }
+
+    /** Start of the reason of a property aborted below the floor of judged tries ({@link #judgedFloor}). */
+    public static final String TOO_FEW_JUDGED = "UNTESTED: too few judged tries: ";
 
     static void keepOriginalViolation(Throwable failure, PropertyExecutionResult result) {
         if (failure == null) {

@@ -492,10 +492,13 @@ public final class NdkSession implements AutoCloseable {
 
     private <T extends NdkObject> T createRequired(String kind, Supplier<String> detail, NdkObjectType type,
                                                    Function<AsyncOp<T>, CreateResult<T>> call) {
+        // a set-up create refused for lack of resources judged nothing: it is made again a few times
+        // (Refusals.SETUP_ATTEMPTS) before the try is discarded, so a property of few tries still judges one
         Created<T> c = create(kind, detail, call);
-        if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(c.status())) {
-            Assume.that(false);
+        for (int i = 1; i < Refusals.SETUP_ATTEMPTS && Refusals.isAllowedRefusal(c.status()); i++) {
+            c = create(kind, detail, call);
         }
+        Refusals.discardIfRefused(c.status(), c.call());
         if (!c.succeeded()) {
             throw new KitSetupError(detail.get(), c.describe());
         }
@@ -586,9 +589,7 @@ public final class NdkSession implements AutoCloseable {
      */
     public NdkMr createMr(Side side, boolean fastRegister) {
         Created<NdkMr> c = createMrRaw(side, fastRegister);
-        if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(c.status())) {
-            Assume.that(false);
-        }
+        Refusals.discardIfRefused(c.status(), c.call());
         if (!c.succeeded()) {
             throw Violations.of("MR-CREATE-2", c.call(), "STATUS_SUCCESS, inline or through the completion, for an MR on a fresh PD", c.describe());
         }
@@ -705,9 +706,7 @@ public final class NdkSession implements AutoCloseable {
      */
     public void registerValid(NdkMr mr, Mdl mdl, long length, int flags) {
         Outcome o = register(mr, mdl, length, flags);
-        if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(o.status())) {
-            Assume.that(false);
-        }
+        Refusals.discardIfRefused(o.status(), o.call());
         if (!o.succeeded()) {
             if ((flags & NdkMrFlags.RDMA_READ_SINK) != 0 && readSinkNotRequired()) {
                 Outcome without = register(mr, mdl, length, flags & ~NdkMrFlags.RDMA_READ_SINK);
@@ -768,9 +767,7 @@ public final class NdkSession implements AutoCloseable {
     public NdkMr fastRegisterMr(int adapterPageCount, boolean remoteAccess) {
         NdkMr mr = createMr(target, true);
         Outcome o = initializeFastRegister(mr, adapterPageCount, remoteAccess);
-        if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(o.status())) {
-            Assume.that(false);
-        }
+        Refusals.discardIfRefused(o.status(), o.call());
         if (!o.succeeded()) {
             throw Violations.of("MR-FRI-2", o.call(), "STATUS_SUCCESS: AdapterPageCount is at most FRMRPageCount ("
                     + u32(info.frmrPageCount()) + ")", o.describe());
@@ -871,9 +868,7 @@ public final class NdkSession implements AutoCloseable {
             lam = new NdkLogicalAddressMapping(lam.lamSize());
             o = buildLamOnce(mdl, length, lam);
         }
-        if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(o.status())) {
-            Assume.that(false);
-        }
+        Refusals.discardIfRefused(o.status(), o.call());
         if (!o.succeeded()) {
             throw new KitSetupError(o.call(), o.describe());
         }
@@ -977,6 +972,8 @@ public final class NdkSession implements AutoCloseable {
                     "STATUS_SUCCESS (then a CQ entry) or an error: work requests complete through the CQ, not a callback",
                     "returned STATUS_PENDING");
         }
+        // the work-request pages allow "other status codes": a post refused for lack of resources judges nothing
+        Refusals.discardIfRefused(r, null);
         return wr;
     }
 
@@ -996,6 +993,8 @@ public final class NdkSession implements AutoCloseable {
             return new WrOutcome(wr::detail, r, r, null);
         }
         awaitEntry(wr);
+        // a request that failed later for lack of resources (an error CQ entry, which the pages allow) judges nothing
+        Refusals.discardIfRefused(wr.entry.status(), null);
         return new WrOutcome(wr::detail, r, wr.entry.status(), wr.entry);
     }
 
@@ -1229,9 +1228,7 @@ public final class NdkSession implements AutoCloseable {
         inv.batch("session set-up (peer scratch MR)", () -> {
             NdkMr mr = createMr(peer, false);
             Outcome o = register(mr, mdl, pageSize, flags);
-            if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(o.status())) {
-                Assume.that(false);
-            }
+            Refusals.discardIfRefused(o.status(), o.call());
             if (!o.succeeded()) {
                 throw new KitSetupError(o.call() + " for the peer's scratch buffer", o.describe());
             }

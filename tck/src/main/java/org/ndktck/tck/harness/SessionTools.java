@@ -234,6 +234,8 @@ public final class SessionTools implements AutoCloseable {
                     "STATUS_SUCCESS (then a CQ entry) or an error: work requests complete through the CQ, not a callback",
                     "returned STATUS_PENDING");
         }
+        // as NdkSession.post: a post refused for lack of resources ("other status codes") judges nothing
+        Refusals.discardIfRefused(r, null);
         return wr;
     }
 
@@ -648,9 +650,7 @@ public final class SessionTools implements AutoCloseable {
     }
 
     private <T extends NdkObject> T required(NdkSession.Created<T> c) {
-        if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(c.status())) {
-            Assume.that(false);
-        }
+        Refusals.discardIfRefused(c.status(), c.call());
         if (!c.succeeded()) {
             throw new KitSetupError(c.call(), c.describe());
         }
@@ -670,15 +670,32 @@ public final class SessionTools implements AutoCloseable {
      * @return the MR
      */
     public NdkMr createMr(NdkPd pd, boolean fastRegister) {
+        return required(createMrCall(pd, fastRegister));
+    }
+
+    /**
+     * As {@link #createMr}, for a caller that goes on without the MR when the provider refuses it for lack of
+     * resources (the pages allow it; {@link Refusals}), as a stateful property's step does.
+     *
+     * @param pd           the PD
+     * @param fastRegister FastRegister
+     * @return the MR, or null when the create ended in an allowed refusal
+     */
+    public NdkMr createMrUnlessRefused(NdkPd pd, boolean fastRegister) {
+        NdkSession.Created<NdkMr> c = createMrCall(pd, fastRegister);
+        return Refusals.isAllowedRefusal(c.status()) ? null : required(c);
+    }
+
+    private NdkSession.Created<NdkMr> createMrCall(NdkPd pd, boolean fastRegister) {
         NdkSession.Created<NdkMr> c = s.create("NdkCreateMr", () -> "NdkCreateMr(FastRegister=" + (fastRegister ? "TRUE" : "FALSE") + ")",
                 op -> pd.createMr(fastRegister, op.createCompletion(), op.context()));
         if (c.succeeded()) {
             s.checkMrHeader(c.call(), c.object());
         }
-        if (!c.succeeded() && !NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(c.status())) {
+        if (!c.succeeded() && !Refusals.isAllowedRefusal(c.status())) {
             throw Violations.of("MR-CREATE-2", c.call(), "STATUS_SUCCESS, inline or through the completion, for an MR on an open PD", c.describe());
         }
-        return required(c);
+        return c;
     }
 
     /**

@@ -147,6 +147,21 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
             properties = properties == null ? List.of() : List.copyOf(properties);
             advisories = advisories == null ? List.of() : List.copyOf(advisories);
         }
+
+        /** @return tries of its properties that were judged (not discarded), summed: {@code checks} (issue 22) */
+        @com.fasterxml.jackson.annotation.JsonProperty(value = "judgedTries", access = com.fasterxml.jackson.annotation.JsonProperty.Access.READ_ONLY)
+        public long judgedTries() {
+            return checks;
+        }
+
+        /**
+         * @return tries of its properties that were discarded, summed: an allowed refusal of a call the try needed
+         *     (STATUS_INSUFFICIENT_RESOURCES, see {@code org.ndktck.tck.harness.Refusals}) or another assumption (issue 22)
+         */
+        @com.fasterxml.jackson.annotation.JsonProperty(value = "discardedTries", access = com.fasterxml.jackson.annotation.JsonProperty.Access.READ_ONLY)
+        public long discardedTries() {
+            return Math.max(0, tries - checks);
+        }
     }
 
     /**
@@ -178,6 +193,18 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
         public PropertyReport {
             rules = rules == null ? List.of() : List.copyOf(rules);
             violatedRules = violatedRules == null ? List.of() : List.copyOf(violatedRules);
+        }
+
+        /** @return its tries that were judged: {@code checks} (issue 22) */
+        @com.fasterxml.jackson.annotation.JsonProperty(value = "judgedTries", access = com.fasterxml.jackson.annotation.JsonProperty.Access.READ_ONLY)
+        public int judgedTries() {
+            return checks;
+        }
+
+        /** @return its tries that were discarded (an allowed refusal or another assumption; issue 22) */
+        @com.fasterxml.jackson.annotation.JsonProperty(value = "discardedTries", access = com.fasterxml.jackson.annotation.JsonProperty.Access.READ_ONLY)
+        public int discardedTries() {
+            return Math.max(0, tries - checks);
         }
     }
 

@@ -32,6 +32,9 @@ import java.util.function.Function;
  *   <li>else a SHOULD-level finding ({@code RunLedger.advisory}) for the rule: ADVISORY;</li>
  *   <li>else a property of the rule was cut short that way: UNTESTED, naming the rule that stopped it
  *       (a provider that breaks one rule everywhere shows as one FAIL, not as a FAIL of every rule);</li>
+ *   <li>else a property of the rule judged fewer tries than the floor (most of its tries were discarded,
+ *       for example because the provider refused calls with STATUS_INSUFFICIENT_RESOURCES, which the pages
+ *       allow; {@link org.ndktck.tck.harness.Refusals}): UNTESTED with the counts;</li>
  *   <li>else at least one property passed: PASS;</li>
  *   <li>else every property was skipped as not applicable: NOT_APPLICABLE with the reason;</li>
  *   <li>else the rule {@code requires} a capability the adapter lacks (checked here too, so a rule with no
@@ -176,6 +179,12 @@ public final class Verdicts {
             verdict = staticVerdict(rule, props);
             message = verdict == Verdict.NOT_TESTABLE ? notTestableWhy(rule)
                     : "not selected in this run (--rules / --shard)";
+        } else if (own.stream().anyMatch(PropertyOutcome::belowJudgedFloor)) {
+            // issue 22: a property that judged too few tries (allowed refusals) leaves its rule UNTESTED, never PASS
+            verdict = Verdict.UNTESTED;
+            message = own.stream().filter(PropertyOutcome::belowJudgedFloor)
+                    .map(o -> o.property().propertyId() + ": " + o.message().substring("UNTESTED: ".length()))
+                    .distinct().reduce((a, b) -> a + "\n" + b).orElse("");
         } else if (own.stream().anyMatch(PropertyOutcome::passed)) {
             verdict = Verdict.PASS;
             List<String> skipped = own.stream().filter(o -> !o.passed()).map(o -> o.property().propertyId() + ": "

@@ -191,4 +191,36 @@ class VerdictsTest {
                 .contains("\n    at ");
         assertThat(new ArrayList<>(Failures.violatedRules(null))).isEmpty();
     }
+
+    /**
+     * Issue 22: a property aborted below the floor of judged tries leaves its rule UNTESTED with the counts, even
+     * when another property of the rule passed; the rule reports judged and discarded tries.
+     */
+    @Test
+    void tooFewJudgedTriesIsUntestedNeverPass() {
+        PropertyInfo thin = prop("P#thin", "T-MUST");
+        PropertyInfo fine = prop("P#fine", "T-MUST");
+        String why = org.ndktck.tck.harness.KitLifecycle.TOO_FEW_JUDGED + "2 of 50 tries judged (floor 5, one in 10); 48 discarded";
+        List<PropertyOutcome> outcomes = List.of(
+                new PropertyOutcome(thin, "ABORTED", 50, 2, "1", 10, why, null, "", 20),
+                new PropertyOutcome(fine, "SUCCESSFUL", 50, 40, "1", 10, "", null, "", 30));
+        Set<String> selected = catalog.rules().stream().map(r -> r.id()).collect(Collectors.toSet());
+        RunReport.RuleReport r = compute(selected, List.of(thin, fine), outcomes, List.of()).get("T-MUST");
+        assertThat(r.verdict()).isEqualTo("UNTESTED");
+        assertThat(r.message()).startsWith("P#thin: too few judged tries: 2 of 50");
+        assertThat(r.judgedTries()).isEqualTo(42);
+        assertThat(r.discardedTries()).isEqualTo(58);
+        assertThat(outcomes.get(0).belowJudgedFloor()).isTrue();
+        assertThat(outcomes.get(1).belowJudgedFloor()).isFalse();
+    }
+
+    /** Issue 22: the floor is one judged try in ten, at least one. */
+    @Test
+    void theFloorIsOneInTen() {
+        assertThat(org.ndktck.tck.harness.Refusals.floor(0)).isEqualTo(1);
+        assertThat(org.ndktck.tck.harness.Refusals.floor(3)).isEqualTo(1);
+        assertThat(org.ndktck.tck.harness.Refusals.floor(50)).isEqualTo(5);
+        assertThat(org.ndktck.tck.harness.Refusals.floor(1000)).isEqualTo(100);
+        assertThat(org.ndktck.tck.harness.Refusals.floor(51)).isEqualTo(6);
+    }
 }
