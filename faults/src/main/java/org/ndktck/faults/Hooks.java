@@ -15,6 +15,7 @@ import org.ndktck.spec.NdkLogicalAddressMapping;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkObject;
 import org.ndktck.spec.NdkObjectHeader;
+import org.ndktck.spec.NdkQp;
 import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.spec.RequestCompletion;
@@ -220,6 +221,15 @@ public interface Hooks {
      * @param info the wrapped provider's
      * @return the one the consumer sees
      */
+    /**
+     * Called after connectLoopback connected two QPs (with STATUS_SUCCESS).
+     *
+     * @param a one QP, as the kit passed it (a {@link ForwardingQp})
+     * @param b the other
+     */
+    default void connected(NdkQp a, NdkQp b) {
+    }
+
     default NdkAdapterInfo adapterInfo(NdkAdapterInfo info) {
         return info;
     }
