@@ -34,8 +34,17 @@ public final class LegalBehaviours {
     private LegalBehaviours() {
     }
 
-    /** @return the providers, each with its one-line description */
+    /**
+     * @return the providers, each with its one-line description: these four, then those that use a freedom of
+     *     the pages hard ({@link LegalFreedoms#providers()})
+     */
     public static List<NdkProvider> providers() {
+        List<NdkProvider> all = new java.util.ArrayList<>(behaviours());
+        all.addAll(LegalFreedoms.providers());
+        return List.copyOf(all);
+    }
+
+    private static List<NdkProvider> behaviours() {
         return List.of(
                 p("legal:early-completion",
                         "asynchronous requests and creates pend, and complete on another thread before the call returns",

@@ -43,6 +43,19 @@ import java.util.stream.Collectors;
 public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, SkipExecutionHook {
     /** Prefix of the skip reason of a property whose rule does not apply to the adapter. */
     public static final String NOT_APPLICABLE = "NOT_APPLICABLE: ";
+    /**
+     * Prefix of the failure (one property) and of the skip reason (every other property) when the provider cannot
+     * be set up at all: unknown, its constructor or {@code configure} threw, no adapter could be opened or queried.
+     */
+    public static final String SETUP_ERROR = "ndk-tck setup error: ";
+
+    /**
+     * Shrinking steps (tries after a property's first failure) a property may run. Shrinking ends after this many
+     * steps, so a replay with the same seed shrinks to the same counterexample whatever the machine's speed (jqwik's
+     * own bound, {@code jqwik.shrinking.bounded.seconds}, counts time and stays only as a safety net for a slow
+     * provider). System property {@code ndk.tck.shrinkSteps} changes it (for measurements).
+     */
+    static final int SHRINK_STEPS = Integer.getInteger("ndk.tck.shrinkSteps", 150);
 
     @Override
     public PropagationMode propagateTo() {
@@ -61,6 +74,20 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             return SkipResult.doNotSkip();
         }
         Set<String> ruleIds = ruleIds(method.get());
+        if (ruleIds.isEmpty()) {
+            return SkipResult.doNotSkip();
+        }
+        Optional<String> setup = ProviderUnderTest.setupError();
+        if (setup.isPresent()) {
+            String id = propertyId(method.get());
+            String reporter = ProviderUnderTest.claimSetupReport(id);
+            if (reporter.equals(id)) {
+                return SkipResult.doNotSkip(); // this property reports the setup error as its failure
+            }
+            String reason = SETUP_ERROR + setup.get() + " (reported by " + reporter + ")";
+            RunLedger.record(new RunLedger.PropertyRecord(ruleIds, id, "SKIPPED", 0, 0, "", 0, reason, null, ""));
+            return SkipResult.skip(reason);
+        }
         for (String id : ruleIds) {
             Optional<Rule> rule = RuleCatalog.standard().find(id);
             if (rule.isEmpty() || rule.get().requires().isEmpty()) {
@@ -86,10 +113,19 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
     public PropertyExecutionResult aroundProperty(PropertyLifecycleContext context, PropertyExecutor property) {
         Method method = context.targetMethod();
         String id = propertyId(method);
+        Optional<String> setup = ProviderUnderTest.setupError();
+        if (setup.isPresent()) {
+            // one line, no stack: the provider (not this property's rule) is what must be fixed
+            ProviderUnderTest.SetupException e = new ProviderUnderTest.SetupException(SETUP_ERROR + setup.get());
+            e.setStackTrace(new StackTraceElement[0]);
+            RunLedger.record(new RunLedger.PropertyRecord(ruleIds(method), id, "FAILED", 0, 0, "", 0, e.getMessage(), e, ""));
+            throw e;
+        }
         TckConfig config = TckConfig.current();
         if (context.attributes().seed().filter(s -> !s.isBlank()).isEmpty()) {
             context.attributes().setSeed(Long.toString(config.seedFor(id)));
         }
+        MemoryLayouts.startProperty(context.attributes().seed().map(String::hashCode).orElse(0) * 31L + id.hashCode());
         context.attributes().setWhenFixedSeed(FixedSeedMode.ALLOW);
         context.attributes().setAfterFailure(AfterFailureMode.RANDOM_SEED);
         int tries = config.triesFor(context.attributes().tries());
@@ -97,18 +133,22 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         if (context.attributes().edgeCases().isEmpty()) {
             context.attributes().setEdgeCases(EdgeCasesMode.FIRST);
         }
+        // discarded tries are the kit's to judge (Refusals): jqwik must not fail a property for them
+        context.attributes().setMaxDiscardRatio(Integer.MAX_VALUE);
         CurrentProperty.set(new CurrentProperty.Info(List.copyOf(ruleIds(method)), tries));
         CurrentProperty.skipShrinking(false);
+        Refusals.reset();
+        CurrentProperty.resetShrinking();
         long start = System.nanoTime();
-        PropertyExecutionResult result;
+        PropertyExecutionResult executed;
         try {
-            result = property.execute();
+            executed = property.execute();
             // the quiet periods the tries handed to the watch end here, after what is left of the last one
             org.ndktck.tck.RuleViolation late = QuietWatch.settle();
-            if (late != null && result.status() == PropertyExecutionResult.Status.SUCCESSFUL) {
-                result = result.mapToFailed(late);
+            if (late != null && executed.status() == PropertyExecutionResult.Status.SUCCESSFUL) {
+                executed = executed.mapToFailed(late);
             } else if (late != null) {
-                result.throwable().ifPresent(t -> t.addSuppressed(late));
+                executed.throwable().ifPresent(t -> t.addSuppressed(late));
             }
         } finally {
             QuietWatch.reset();
@@ -116,14 +156,18 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             CurrentProperty.clear();
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
-        Throwable failure = result.throwable().orElse(null);
+        PropertyExecutionResult result = judgedFloor(executed, Refusals.count());
+        // an aborted property (the floor of judged tries) is no failure: its reason is the record's message
+        boolean aborted = result.status() == PropertyExecutionResult.Status.ABORTED;
+        String abortReason = aborted ? result.throwable().map(Throwable::getMessage).orElse("") : "";
+        Throwable failure = aborted ? null : result.throwable().orElse(null);
         keepOriginalViolation(failure, result);
         PropertyExecutionResult ended = result;
         String sample = ended.shrunkSample().map(s -> s.parameters().toString())
                 .or(() -> ended.originalSample().map(s -> s.parameters().toString())).orElse("");
         RunLedger.record(new RunLedger.PropertyRecord(ruleIds(method), id, result.status().name(),
-                result.countTries(), result.countChecks(), result.seed().orElse(""), millis,
-                failure == null ? "" : String.valueOf(failure.getMessage()), failure, sample));
+                executed.countTries(), executed.countChecks(), result.seed().orElse(""), millis,
+                aborted ? abortReason : failure == null ? "" : String.valueOf(failure.getMessage()), failure, sample));
         return result;
     }
 
@@ -156,13 +200,53 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         if (CurrentProperty.shrinkingSkipped()) {
             return TryExecutionResult.satisfied();
         }
+        if (CurrentProperty.nextShrinkStep() > SHRINK_STEPS) {
+            // the step budget is spent: end shrinking here, at the same step in every run with this seed
+            CurrentProperty.skipShrinking(true);
+            return TryExecutionResult.satisfied();
+        }
         CurrentProperty.startTry();
         TryExecutionResult result = aTry.execute(parameters);
-        if (result.isFalsified() && CurrentProperty.tryReachedBound()) {
-            CurrentProperty.skipShrinking(true);
+        if (result.isFalsified()) {
+            CurrentProperty.falsified();
+            if (CurrentProperty.tryReachedBound()) {
+                CurrentProperty.skipShrinking(true);
+            }
         }
         return result;
     }
+
+    /**
+     * The floor of judged tries (issue 22): a property whose tries were mostly discarded (an allowed refusal,
+     * {@link Refusals}, or another assumption) judged too little to pass. jqwik reports a property none of
+     * whose tries was judged as failed ("exhausted"); the kit reports both that and a pass below the floor as
+     * aborted with the reason {@value #TOO_FEW_JUDGED}..., so the rule is UNTESTED, never PASS, and never FAIL
+     * for a freedom the pages give the provider.
+     *
+     * @param result  jqwik's result
+     * @param refused tries discarded by {@link Refusals#discard}
+     * @return the result, or an aborted one with the reason
+     */
+    static PropertyExecutionResult judgedFloor(PropertyExecutionResult result, int refused) {
+        int tries = result.countTries();
+        int judged = result.countChecks();
+        // jqwik's own failure when no try was judged: "Property [...] exhausted after [N] tries and [N] rejections"
+        Throwable t = result.throwable().orElse(null);
+        boolean exhausted = result.status() == PropertyExecutionResult.Status.FAILED && judged == 0
+                && !(t instanceof org.ndktck.tck.RuleViolation)
+                && t != null && String.valueOf(t.getMessage()).contains(" exhausted after [");
+        boolean thin = result.status() == PropertyExecutionResult.Status.SUCCESSFUL && judged < Refusals.floor(tries);
+        if (!exhausted && !thin) {
+            return result;
+        }
+        String why = TOO_FEW_JUDGED + judged + " of " + tries + " tries judged (floor " + Refusals.floor(tries) + ", one in "
+                + Refusals.FLOOR_DIVISOR + "); " + (tries - judged) + " discarded, " + Math.min(refused, tries - judged)
+                + " of them because the provider refused a call for lack of resources (STATUS_INSUFFICIENT_RESOURCES), which the pages allow";
+        return result.mapToAborted(new org.opentest4j.TestAbortedException(why));
+    }
+
+    /** Start of the reason of a property aborted below the floor of judged tries ({@link #judgedFloor}). */
+    public static final String TOO_FEW_JUDGED = "UNTESTED: too few judged tries: ";
 
     static void keepOriginalViolation(Throwable failure, PropertyExecutionResult result) {
         if (failure == null) {

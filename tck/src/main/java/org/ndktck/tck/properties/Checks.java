@@ -1,5 +1,6 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.Refusals;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.EdgeCases;
 import net.jqwik.api.Shrinkable;
@@ -25,7 +26,9 @@ final class Checks {
 
     /**
      * MUST (fail) / SHOULD (code): the call must not succeed; a failure with another status than the
-     * listed one is a SHOULD-level finding recorded in the RunLedger.
+     * listed one is a SHOULD-level finding recorded in the RunLedger. A refusal for lack of resources
+     * (STATUS_INSUFFICIENT_RESOURCES, which the pages allow any call) judges neither: the try is discarded
+     * ({@link Refusals}).
      *
      * @param rule     the rule
      * @param call     the call in hex
@@ -38,6 +41,7 @@ final class Checks {
         if (NtStatus.STATUS_SUCCESS.equals(status)) {
             throw Violations.of(rule, call, expected, describe);
         }
+        Refusals.discardIfRefused(status, call);
         if (listed != null && !listed.equals(status)) {
             Violations.advisory(rule, call, listed.toString(), describe);
         }

@@ -1,5 +1,6 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.Refusals;
 import static org.ndktck.tck.harness.Hex.u32;
 
 import net.jqwik.api.Arbitraries;
@@ -198,7 +199,7 @@ public class GeneralAsyncProperties {
                     live.add(c.object());
                     continue;
                 }
-                if (!NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(c.status())) {
+                if (!Refusals.isAllowedRefusal(c.status())) {
                     how[0] = "another error: " + c.status();
                     return;
                 }

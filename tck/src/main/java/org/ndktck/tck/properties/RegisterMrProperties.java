@@ -1,5 +1,6 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.Refusals;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -85,9 +86,7 @@ public class RegisterMrProperties {
         NdkSession.inTry(s -> {
             RegScenario sc = RegScenario.prepare(s, plan);
             NdkSession.Outcome o = sc.register();
-            if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(o.status())) {
-                return;
-            }
+            Refusals.discardIfRefused(o.status(), o.call());
             if (!o.succeeded()) {
                 throw Violations.of("MR-REG-2", o.call(), "STATUS_SUCCESS: the chain is contiguous over [VA, VA + Length); it breaks only at region byte "
                         + Hex.u64(plan.breakOffset()), o.describe());
@@ -142,9 +141,7 @@ public class RegisterMrProperties {
         NdkSession.inTry(s -> {
             RegScenario sc = RegScenario.prepare(s, plan);
             NdkSession.Outcome o = sc.register();
-            if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(o.status())) {
-                return;
-            }
+            Refusals.discardIfRefused(o.status(), o.call());
             if (!o.succeeded()) {
                 NdkSession.Outcome without = s.register(sc.mr(), sc.chain(), plan.length(), plan.flags() & ~NdkMrFlags.RDMA_READ_SINK);
                 if (!without.succeeded()) {
@@ -312,9 +309,7 @@ public class RegisterMrProperties {
             RegPlan plan = new RegPlan(RegCase.VALID, "size", 0x10000L * p, bc, -1, 0, length, 0x1, 0);
             RegScenario sc = RegScenario.prepare(s, plan);
             NdkSession.Outcome o = sc.register();
-            if (NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(o.status())) {
-                return;
-            }
+            Refusals.discardIfRefused(o.status(), o.call());
             if (valid && !o.succeeded()) {
                 throw Violations.of("MR-REG-10", o.call(), "STATUS_SUCCESS: Length " + Hex.u64(length) + " is within MaxRegistrationSize "
                         + Hex.u64(s.info().maxRegistrationSize()), o.describe());
@@ -439,6 +434,7 @@ public class RegisterMrProperties {
             int defined = plan.flags() & (NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
             RegScenario control = RegScenario.prepare(s, plan.withFlags(defined));
             NdkSession.Outcome c = control.register();
+            Refusals.discardIfRefused(c.status(), c.call());
             if (!c.succeeded()) {
                 throw Violations.of("MR-REG-14", c.call(), "STATUS_SUCCESS for the same registration with only its defined access bits (Flags "
                         + Hex.u32(defined) + "): the provider may refuse undefined bits, not the defined flags around them", c.describe());

@@ -30,6 +30,14 @@ public record PropertyOutcome(PropertyInfo property, String status, int tries, i
         return "SUCCESSFUL".equals(status);
     }
 
+    /**
+     * @return true when the kit aborted it because too few of its tries were judged (issue 22,
+     *     {@link org.ndktck.tck.harness.KitLifecycle#TOO_FEW_JUDGED})
+     */
+    public boolean belowJudgedFloor() {
+        return "ABORTED".equals(status) && message != null && message.startsWith(org.ndktck.tck.harness.KitLifecycle.TOO_FEW_JUDGED);
+    }
+
     /** @return true when it was skipped because its rule does not apply to the adapter */
     public boolean notApplicable() {
         return ("SKIPPED".equals(status) || "ABORTED".equals(status))

@@ -191,4 +191,69 @@ class VerdictsTest {
                 .contains("\n    at ");
         assertThat(new ArrayList<>(Failures.violatedRules(null))).isEmpty();
     }
+
+    /**
+     * Issue 22: a property aborted below the floor of judged tries leaves its rule UNTESTED with the counts, even
+     * when another property of the rule passed; the rule reports judged and discarded tries.
+     */
+    @Test
+    void tooFewJudgedTriesIsUntestedNeverPass() {
+        PropertyInfo thin = prop("P#thin", "T-MUST");
+        PropertyInfo fine = prop("P#fine", "T-MUST");
+        String why = org.ndktck.tck.harness.KitLifecycle.TOO_FEW_JUDGED + "2 of 50 tries judged (floor 5, one in 10); 48 discarded";
+        List<PropertyOutcome> outcomes = List.of(
+                new PropertyOutcome(thin, "ABORTED", 50, 2, "1", 10, why, null, "", 20),
+                new PropertyOutcome(fine, "SUCCESSFUL", 50, 40, "1", 10, "", null, "", 30));
+        Set<String> selected = catalog.rules().stream().map(r -> r.id()).collect(Collectors.toSet());
+        RunReport.RuleReport r = compute(selected, List.of(thin, fine), outcomes, List.of()).get("T-MUST");
+        assertThat(r.verdict()).isEqualTo("UNTESTED");
+        assertThat(r.message()).startsWith("P#thin: too few judged tries: 2 of 50");
+        assertThat(r.judgedTries()).isEqualTo(42);
+        assertThat(r.discardedTries()).isEqualTo(58);
+        assertThat(outcomes.get(0).belowJudgedFloor()).isTrue();
+        assertThat(outcomes.get(1).belowJudgedFloor()).isFalse();
+    }
+
+    /** Issue 22: the floor is one judged try in ten, at least one. */
+    @Test
+    void theFloorIsOneInTen() {
+        assertThat(org.ndktck.tck.harness.Refusals.floor(0)).isEqualTo(1);
+        assertThat(org.ndktck.tck.harness.Refusals.floor(3)).isEqualTo(1);
+        assertThat(org.ndktck.tck.harness.Refusals.floor(50)).isEqualTo(5);
+        assertThat(org.ndktck.tck.harness.Refusals.floor(1000)).isEqualTo(100);
+        assertThat(org.ndktck.tck.harness.Refusals.floor(51)).isEqualTo(6);
+    }
+
+    @Test
+    void aViolationFoundByAPropertyOfSeveralRulesIsChargedOnlyToTheRulesItNames() {
+        PropertyInfo chain = prop("P#chain", "T-MUST", "T-SHOULD", "T-OTHER");
+        PropertyInfo notRun = prop("P#notRun", "T-NOTRUN");
+        List<PropertyOutcome> outcomes = List.of(outcome(chain, "FAILED", "[T-OTHER] MUST: two MRs share a token",
+                new RuleViolation("T-OTHER", "two MRs share a token")));
+        Map<String, RunReport.RuleReport> v = compute(Set.of("T-MUST", "T-SHOULD", "T-OTHER"), List.of(chain, notRun), outcomes, List.of());
+        assertThat(v.get("T-OTHER").verdict()).isEqualTo("FAIL");
+        assertThat(v.get("T-MUST").verdict()).as("the chain property stopped at another rule's violation").isEqualTo("UNTESTED");
+        assertThat(v.get("T-MUST").message()).startsWith("cut short: P#chain").contains("T-OTHER");
+        assertThat(v.get("T-SHOULD").verdict()).isEqualTo("UNTESTED");
+        // a crash of the same property is charged to each of its rules
+        Map<String, RunReport.RuleReport> crash = compute(Set.of("T-MUST", "T-OTHER"), List.of(chain), List.of(
+                outcome(chain, "FAILED", "IllegalStateException: boom", new IllegalStateException("boom"))), List.of());
+        assertThat(crash.get("T-MUST").verdict()).isEqualTo("FAIL");
+        assertThat(crash.get("T-OTHER").verdict()).isEqualTo("FAIL");
+    }
+
+    @Test
+    void aRuleReportedByAnotherRulesPropertyReplaysWithThatPropertysRule() {
+        PropertyInfo finder = prop("P#finder", "T-OTHER");
+        PropertyInfo own = prop("P#own", "T-NOTRUN");
+        List<PropertyOutcome> outcomes = List.of(outcome(own, "SUCCESSFUL", "", null), outcome(finder, "FAILED",
+                "[T-NOTRUN] MUST: x", new RuleViolation("T-NOTRUN", "x")));
+        Map<String, RunReport.RuleReport> selected = compute(Set.of("T-NOTRUN", "T-OTHER"), List.of(finder, own), outcomes, List.of());
+        assertThat(selected.get("T-NOTRUN").verdict()).isEqualTo("FAIL");
+        assertThat(selected.get("T-NOTRUN").replay()).isEqualTo("./ndk-tck run --rules T-NOTRUN,T-OTHER");
+        Map<String, RunReport.RuleReport> notSelected = compute(Set.of("T-OTHER"), List.of(finder, own),
+                List.of(outcomes.get(1)), List.of());
+        assertThat(notSelected.get("T-NOTRUN").replay()).as("its own properties would fail first if the replay selected it")
+                .isEqualTo("./ndk-tck run --rules T-OTHER");
+    }
 }

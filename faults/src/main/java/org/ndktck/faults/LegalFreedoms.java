@@ -1,0 +1,350 @@
+package org.ndktck.faults;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+import org.ndktck.spec.CloseCompletion;
+import org.ndktck.spec.CreateCompletion;
+import org.ndktck.spec.CreateResult;
+import org.ndktck.spec.Mdl;
+import org.ndktck.spec.NdkLogicalAddressMapping;
+import org.ndktck.spec.NdkObject;
+import org.ndktck.spec.NdkProvider;
+import org.ndktck.spec.NdkSge;
+import org.ndktck.spec.NtStatus;
+import org.ndktck.spec.RequestCompletion;
+
+/**
+ * Legal providers that use, hard, a freedom the NDKPI pages give a provider (issue 22). Each is the reference
+ * provider with one freedom pushed far; the kit must give none of them a FAIL, in either completion mode.
+ * The freedoms they stand for are listed, with their sources in the catalog, in {@code freedoms.yaml} of the
+ * spec module ({@code org.ndktck.spec.rules.Freedoms}); a test fails when a freedom has no provider here.
+ * <ul>
+ *   <li>{@code legal:resource-shortage}: every {@value #EVERY}th call of each kind among NdkCreatePd,
+ *       NdkCreateCq, NdkCreateQp, NdkCreateMr, NdkRegisterMr, NdkInitializeFastRegisterMr, NdkBuildLam and the
+ *       work requests (NdkFastRegister, NdkInvalidate, NdkRead, NdkWrite, NdkSend, NdkSendAndInvalidate,
+ *       NdkReceive: inline only, their tables' "other status codes"),
+ *       counted across the whole provider (all its adapters), is refused with STATUS_INSUFFICIENT_RESOURCES
+ *       without reaching the reference: every other refusal of a kind inline, the rest through the completion
+ *       (STATUS_PENDING, then the completion on the provider's own thread) where the call has one
+ *       (GEN-CB-5, MR-CREATE-2, MR-REG-9, LAM-7, MR-FRI-8 "another error");
+ *       {@code legal:resource-shortage/pending} is the same over {@code completion=pending};</li>
+ *   <li>{@code legal:large-page}: PAGE_SIZE 65536 bytes by default (the provider's PAGE_SIZE is its own;
+ *       the kit sizes every region from it);</li>
+ *   <li>{@code legal:split-tokens}: NdkGetLocalTokenFromMr returns the bitwise complement of the remote token,
+ *       so local and remote tokens always differ and lie far apart (the pages let them differ: MR-TOK-1,
+ *       MR-TOK-2); SGEs carrying such a local token reach the reference with its own;
+ *       {@code legal:split-tokens/pending} is the same over {@code completion=pending};</li>
+ *   <li>{@code legal:lam-top}: the adapter logical addresses NdkBuildLam hands out lie at the top of the 64-bit
+ *       address space (the reference's, with the top 16 bits flipped: 0xFFFF8000_00000000 and up); an
+ *       AdapterPageArray posted with NdkFastRegister, and the address of an SGE that carries a privileged token,
+ *       are flipped back (LAM logical addresses are the provider's: LAM-4, PRIV-1);</li>
+ *   <li>{@code legal:defer-ignored}: NDK_OP_FLAG_DEFER is ignored on an NDKPI 1.2 adapter, every work request is
+ *       processed at once (DEF-1: DEFER is only a hint);</li>
+ *   <li>{@code legal:closing-refuses-calls}: once the close of an object was requested, requests on it, work
+ *       requests on it and creates under it fail inline with STATUS_INVALID_PARAMETER (CL-7);</li>
+ *   <li>{@code legal:zero-base-rejected}: NdkFastRegister with BaseVirtualAddress 0 fails inline (AMB-1).</li>
+ * </ul>
+ */
+public final class LegalFreedoms {
+    /** Every how many calls of one kind {@code legal:resource-shortage} refuses one. */
+    public static final int EVERY = 9;
+    /** The bits {@code legal:lam-top} flips in every adapter logical address (an involution). */
+    public static final long LAM_FLIP = 0xFFFF_0000_0000_0000L;
+    /** PAGE_SIZE of {@code legal:large-page}, in bytes. */
+    public static final String LARGE_PAGE = "65536";
+
+    private LegalFreedoms() {
+    }
+
+    /** @return the providers, each with its one-line description */
+    public static List<NdkProvider> providers() {
+        return List.of(
+                shortage("legal:resource-shortage", Map.of()),
+                shortage("legal:resource-shortage/pending", Map.of("completion", "pending")),
+                FaultDefaults.withDefaults(Variants.builder("legal:large-page",
+                        "PAGE_SIZE is " + LARGE_PAGE + " bytes by default (the provider's PAGE_SIZE is its own)").build(),
+                        Map.of("pageSize", LARGE_PAGE)),
+                FaultDefaults.withDefaults(Variants.wrapped("legal:split-tokens",
+                        "the local token of an MR is the complement of its remote token: they always differ, far apart",
+                        SplitTokens::new), Map.of()),
+                FaultDefaults.withDefaults(Variants.wrapped("legal:split-tokens/pending",
+                        "as legal:split-tokens, over completion=pending", SplitTokens::new), Map.of("completion", "pending")),
+                Variants.wrapped("legal:lam-top",
+                        "NdkBuildLam hands out adapter logical addresses at the top of the 64-bit address space", LamTop::new),
+                Variants.wrapped("legal:defer-ignored",
+                        "NDK_OP_FLAG_DEFER is ignored: every work request is processed at once (DEF-1: DEFER is only a hint)",
+                        DeferIgnored::new),
+                Variants.wrapped("legal:closing-refuses-calls",
+                        "calls on an object whose close was requested, or on its children, fail with STATUS_INVALID_PARAMETER (CL-7)",
+                        ClosingRefusesCalls::new),
+                Variants.wrapped("legal:zero-base-rejected",
+                        "NdkFastRegister with BaseVirtualAddress 0 fails inline with STATUS_INVALID_PARAMETER (AMB-1: either is allowed)",
+                        ZeroBaseRejected::new));
+    }
+
+    private static NdkProvider shortage(String name, Map<String, String> defaults) {
+        // one set of counters for the whole provider: every adapter it opens counts on
+        Map<NdkCall, AtomicLong> counters = new EnumMap<>(NdkCall.class);
+        for (NdkCall c : ResourceShortage.REFUSED) {
+            counters.put(c, new AtomicLong());
+        }
+        Supplier<Hooks> hooks = () -> new ResourceShortage(counters);
+        return FaultDefaults.withDefaults(Variants.wrapped(name, "every " + EVERY + "th create, registration, fast-register "
+                + "initialization, LAM build and work request (per kind, across the provider) fails with STATUS_INSUFFICIENT_RESOURCES, "
+                + "inline or through its completion" + (defaults.isEmpty() ? "" : ", over " + defaults), hooks), defaults);
+    }
+
+    /** Refuses every {@link #EVERY}th call of each kind of {@link #REFUSED}, inline or through the completion. */
+    static final class ResourceShortage implements Hooks {
+        static final List<NdkCall> REFUSED = List.of(NdkCall.CREATE_PD, NdkCall.CREATE_CQ, NdkCall.CREATE_QP, NdkCall.CREATE_MR,
+                NdkCall.REGISTER_MR, NdkCall.INITIALIZE_FAST_REGISTER_MR, NdkCall.BUILD_LAM, NdkCall.FAST_REGISTER,
+                NdkCall.INVALIDATE, NdkCall.READ, NdkCall.WRITE, NdkCall.SEND, NdkCall.SEND_AND_INVALIDATE, NdkCall.RECEIVE);
+        private final Map<NdkCall, AtomicLong> counters;
+        private ForwardingAdapter adapter;
+
+        ResourceShortage(Map<NdkCall, AtomicLong> counters) {
+            this.counters = counters;
+        }
+
+        @Override
+        public void attach(ForwardingAdapter a) {
+            this.adapter = a;
+        }
+
+        /** @return 0 to pass the call on, 1 to refuse it inline, 2 to refuse it through its completion */
+        private int verdict(NdkCall call) {
+            AtomicLong c = counters.get(call);
+            if (c == null) {
+                return 0;
+            }
+            long n = c.incrementAndGet();
+            if (n % EVERY != 0) {
+                return 0;
+            }
+            return (n / EVERY) % 2 == 1 ? 1 : 2;
+        }
+
+        @Override
+        public NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
+            int v = verdict(call);
+            if (v == 0) {
+                return inner.invoke(completion, context);
+            }
+            if (v == 1 || completion == null) {
+                return NtStatus.STATUS_INSUFFICIENT_RESOURCES;
+            }
+            adapter.deliveries().submit(() -> completion.complete(context, NtStatus.STATUS_INSUFFICIENT_RESOURCES));
+            return NtStatus.STATUS_PENDING;
+        }
+
+        @Override
+        public <T extends NdkObject> CreateResult<T> create(NdkCall call, NdkObject parent, CreateCompletion<T> completion, Object context,
+                                                            CreateCall<T> inner) {
+            int v = verdict(call);
+            if (v == 0) {
+                return inner.invoke(completion, context);
+            }
+            if (v == 1 || completion == null) {
+                return CreateResult.failed(NtStatus.STATUS_INSUFFICIENT_RESOURCES);
+            }
+            adapter.deliveries().submit(() -> completion.complete(context, NtStatus.STATUS_INSUFFICIENT_RESOURCES, null));
+            return CreateResult.pending();
+        }
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest request, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            // work requests: "other status codes" of their tables; refused inline (the request never reaches the QP)
+            return verdict(request.call()) == 0 ? inner.apply(request) : NtStatus.STATUS_INSUFFICIENT_RESOURCES;
+        }
+
+        @Override
+        public NtStatus close(NdkCall call, NdkObject object, CloseCompletion completion, Object context, CloseCall inner) {
+            // a refusal delivered later still comes before the close of its object ends (CL-4)
+            adapter.deliveries().quiesce();
+            return inner.invoke(completion, context);
+        }
+    }
+
+    /** Local token = complement of the remote token; SGEs are translated back for the reference. */
+    static final class SplitTokens implements Hooks {
+        /** local token the consumer saw -> the reference's token */
+        private final Map<Integer, Integer> local = new ConcurrentHashMap<>();
+
+        static int localOf(int token) {
+            int l = ~token;
+            return l == 0 ? 0x5A5A_5A5A : l;
+        }
+
+        @Override
+        public int token(NdkCall call, ForwardingMr mr, int token) {
+            if (call != NdkCall.GET_LOCAL_TOKEN) {
+                return token;
+            }
+            int l = localOf(token);
+            local.put(l, token);
+            return l;
+        }
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest request, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            NdkSge[] sgl = request.sgl();
+            if (sgl == null || sgl.length == 0) {
+                return inner.apply(request);
+            }
+            NdkSge[] out = new NdkSge[sgl.length];
+            boolean changed = false;
+            for (int i = 0; i < sgl.length; i++) {
+                NdkSge e = sgl[i];
+                Integer real = e == null ? null : local.get(e.memoryRegionToken());
+                if (real != null) {
+                    out[i] = new NdkSge(e.address(), e.length(), real);
+                    changed = true;
+                } else {
+                    out[i] = e;
+                }
+            }
+            return inner.apply(changed ? request.withSgl(out) : request);
+        }
+    }
+
+    /** Clears NDK_OP_FLAG_DEFER of every work request on an NDKPI 1.2 adapter, so nothing is held back. */
+    static final class DeferIgnored implements Hooks {
+        private ForwardingAdapter adapter;
+        private volatile Boolean v12;
+
+        @Override
+        public void attach(ForwardingAdapter a) {
+            this.adapter = a;
+        }
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest request, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            if ((request.flags() & org.ndktck.spec.NdkOpFlags.DEFER) == 0) {
+                return inner.apply(request);
+            }
+            if (v12 == null) {
+                // DEFER is a defined flag only from NDKPI 1.2 on; on 1.1 the request goes on unchanged (and is rejected)
+                v12 = adapter.inner().queryAdapterInfo().version().atLeast(org.ndktck.spec.NdkVersion.V1_2);
+            }
+            return inner.apply(v12 ? request.withFlags(request.flags() & ~org.ndktck.spec.NdkOpFlags.DEFER) : request);
+        }
+    }
+
+    /** After the close of an object was requested, calls on it and creates under it fail inline (CL-7 allows it). */
+    static final class ClosingRefusesCalls implements Hooks {
+        private final java.util.Set<NdkObject> closing = java.util.Collections.synchronizedSet(
+                java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>()));
+
+        @Override
+        public NtStatus close(NdkCall call, NdkObject object, CloseCompletion completion, Object context, CloseCall inner) {
+            closing.add(object);
+            return inner.invoke(completion, context);
+        }
+
+        @Override
+        public NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
+            return closing.contains(target) ? NtStatus.STATUS_INVALID_PARAMETER : inner.invoke(completion, context);
+        }
+
+        @Override
+        public <T extends NdkObject> CreateResult<T> create(NdkCall call, NdkObject parent, CreateCompletion<T> completion, Object context,
+                                                            CreateCall<T> inner) {
+            return closing.contains(parent) ? CreateResult.failed(NtStatus.STATUS_INVALID_PARAMETER) : inner.invoke(completion, context);
+        }
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest request, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            return closing.contains(qp) ? NtStatus.STATUS_INVALID_PARAMETER : inner.apply(request);
+        }
+    }
+
+    /** NdkFastRegister with BaseVirtualAddress 0 fails inline (AMB-1: accepting or rejecting it is the provider's choice). */
+    static final class ZeroBaseRejected implements Hooks {
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest request, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            if (request.call() == NdkCall.FAST_REGISTER && request.baseVirtualAddress() == 0) {
+                return NtStatus.STATUS_INVALID_PARAMETER;
+            }
+            return inner.apply(request);
+        }
+    }
+
+    /** Flips the top 16 bits of every adapter logical address, as NdkBuildLam hands them out and NdkFastRegister takes them. */
+    static final class LamTop implements Hooks {
+        @Override
+        public NtStatus buildLam(ForwardingAdapter adapter, Mdl mdl, NdkLogicalAddressMapping lam, RequestCompletion completion,
+                                 Object context, RequestCall inner) {
+            if (lam == null) {
+                return request(NdkCall.BUILD_LAM, adapter, completion, context, inner);
+            }
+            RequestCompletion flipping = completion == null ? null : (x, st) -> {
+                if (NtStatus.STATUS_SUCCESS.equals(st)) {
+                    flip(lam);
+                }
+                completion.complete(x, st);
+            };
+            NtStatus s = inner.invoke(flipping, context);
+            if (NtStatus.STATUS_SUCCESS.equals(s)) {
+                flip(lam);
+            }
+            return s;
+        }
+
+        private static void flip(NdkLogicalAddressMapping lam) {
+            long[] pages = lam.adapterPageArray();
+            if (pages == null) {
+                return;
+            }
+            long[] out = pages.clone();
+            int n = Math.min(out.length, lam.adapterPageCount());
+            for (int i = 0; i < n; i++) {
+                out[i] ^= LAM_FLIP;
+            }
+            lam.setPages(lam.adapterPageCount(), out);
+        }
+
+        /** Privileged tokens handed out: an SGE with one addresses adapter logical addresses (PRIV-1). */
+        private final java.util.Set<Integer> privileged = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public <T> T call(NdkCall call, NdkObject target, Supplier<T> body) {
+            T r = body.get();
+            if (call == NdkCall.GET_PRIVILEGED_TOKEN && r instanceof Integer token) {
+                privileged.add(token);
+            }
+            return r;
+        }
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest request, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            WorkRequest r = request;
+            if (r.call() == NdkCall.FAST_REGISTER && r.adapterPageArray() != null) {
+                long[] out = r.adapterPageArray().clone();
+                for (int i = 0; i < out.length; i++) {
+                    out[i] ^= LAM_FLIP;
+                }
+                r = r.withAdapterPageArray(out);
+            }
+            NdkSge[] sgl = r.sgl();
+            if (sgl != null && !privileged.isEmpty()) {
+                NdkSge[] out = sgl.clone();
+                boolean changed = false;
+                for (int i = 0; i < out.length; i++) {
+                    if (out[i] != null && privileged.contains(out[i].memoryRegionToken())) {
+                        out[i] = new NdkSge(out[i].address() ^ LAM_FLIP, out[i].length(), out[i].memoryRegionToken());
+                        changed = true;
+                    }
+                }
+                if (changed) {
+                    r = r.withSgl(out);
+                }
+            }
+            return inner.apply(r);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package org.ndktck.tck.harness;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import net.jqwik.api.Assume;
+import org.ndktck.spec.NtStatus;
+
+/**
+ * The one rule for allowed refusals (issue 22). The NDKPI return-code tables let a provider refuse any
+ * request, create or control registration for lack of resources: STATUS_INSUFFICIENT_RESOURCES, inline or as
+ * the completion status (GEN-CB-5). A try in which a call the property needs is refused that way judges
+ * nothing: every property, for its set-up calls as well as for the call under test, hands the status to
+ * {@link #discardIfRefused}, which discards the try (jqwik's assumption) and counts it. The counts reach
+ * {@code report.json} per property and per rule ({@code judgedTries}, {@code discardedTries},
+ * {@code refusedTries}); a rule whose judged tries fall below the floor ({@link #floor}) is UNTESTED with
+ * the reason, never PASS.
+ *
+ * <p>Process-wide: the kit runs one property at a time, and a try may run on a caller thread the property's
+ * thread did not make; the count is reset when a property starts ({@link KitLifecycle}).
+ */
+public final class Refusals {
+    /**
+     * The floor of judged tries, as a fraction of a property's executed tries: at least one try in
+     * {@value} must be judged (and at least one in all), else the property judged too little to pass.
+     */
+    public static final int FLOOR_DIVISOR = 10;
+
+    /**
+     * How many times the session's own set-up creates (the PDs, CQs and QPs of {@code NdkSession}) are made
+     * when the provider refuses them for lack of resources, before the try is discarded: a set-up call judges
+     * nothing, so making it again costs the property no judgement.
+     */
+    public static final int SETUP_ATTEMPTS = 3;
+
+    private static final AtomicInteger REFUSED = new AtomicInteger();
+
+    private Refusals() {
+    }
+
+    /**
+     * @param status a call's final status (inline, or the completion's after STATUS_PENDING); may be null
+     * @return true when the pages let any call end so for lack of resources (STATUS_INSUFFICIENT_RESOURCES)
+     */
+    public static boolean isAllowedRefusal(NtStatus status) {
+        return NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(status);
+    }
+
+    /**
+     * Discards the running try, counted, when {@code status} is an allowed refusal; returns otherwise.
+     *
+     * @param status the call's final status (inline, or through its completion)
+     * @param call   the call and its arguments in hex, for the record (may be null)
+     */
+    public static void discardIfRefused(NtStatus status, String call) {
+        if (isAllowedRefusal(status)) {
+            discard();
+        }
+    }
+
+    /**
+     * Discards the running try, counted as refused: a call it needed was refused in a way the pages allow.
+     * Never returns normally.
+     */
+    public static void discard() {
+        REFUSED.incrementAndGet();
+        Assume.that(false);
+    }
+
+    /** Starts a property: forgets the count of the one before. */
+    static void reset() {
+        REFUSED.set(0);
+    }
+
+    /** @return the tries discarded by {@link #discard} since the running property started */
+    static int count() {
+        return REFUSED.get();
+    }
+
+    /**
+     * @param tries the tries a property executed (judged and discarded)
+     * @return the fewest judged tries with which it may pass: one in {@link #FLOOR_DIVISOR}, at least 1
+     */
+    public static int floor(int tries) {
+        return Math.max(1, (tries + FLOOR_DIVISOR - 1) / FLOOR_DIVISOR);
+    }
+}
