@@ -103,7 +103,11 @@ public final class ForwardingAdapter implements NdkAdapter {
 
     @Override
     public NtStatus connectLoopback(NdkQp a, NdkQp b) {
-        return hooks.call(NdkCall.CONNECT_LOOPBACK, this, () -> inner.connectLoopback(a, b));
+        NtStatus st = hooks.call(NdkCall.CONNECT_LOOPBACK, this, () -> inner.connectLoopback(a, b));
+        if (NtStatus.STATUS_SUCCESS.equals(st)) {
+            hooks.connected(a, b);
+        }
+        return st;
     }
 
     @Override

@@ -15,6 +15,7 @@ import org.ndktck.spec.NdkLogicalAddressMapping;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkObject;
 import org.ndktck.spec.NdkObjectHeader;
+import org.ndktck.spec.NdkQp;
 import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.spec.RequestCompletion;
@@ -220,6 +221,15 @@ public interface Hooks {
      * @param info the wrapped provider's
      * @return the one the consumer sees
      */
+    /**
+     * Called after connectLoopback connected two QPs (with STATUS_SUCCESS).
+     *
+     * @param a one QP, as the kit passed it (a {@link ForwardingQp})
+     * @param b the other
+     */
+    default void connected(NdkQp a, NdkQp b) {
+    }
+
     default NdkAdapterInfo adapterInfo(NdkAdapterInfo info) {
         return info;
     }
@@ -234,6 +244,18 @@ public interface Hooks {
      */
     default Mdl mdl(NdkCall call, Mdl mdl) {
         return mdl;
+    }
+
+    /**
+     * The Length the wrapped provider is given for an NdkRegisterMr; a fault may register less than the consumer
+     * asked for (a Length clamped to a maximum, or cut to 32 bits) and still report the provider's success.
+     *
+     * @param mr     the wrapped MR
+     * @param length the consumer's Length (SIZE_T in a long, unsigned)
+     * @return the Length the wrapped provider sees; by default unchanged
+     */
+    default long registerLength(ForwardingMr mr, long length) {
+        return length;
     }
 
     /**

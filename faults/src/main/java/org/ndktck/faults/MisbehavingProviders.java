@@ -11,7 +11,8 @@ import org.ndktck.spec.NdkProviderSource;
  * The providers of this part of the fault catalogue, registered through {@link java.util.ServiceLoader}:
  * the misbehaving providers of issue 8 ({@link Misbehaviours}), the legal but unusual behaviours the kit
  * must pass ({@link LegalBehaviours}), and the faults that complete the catalogue so that every
- * provider-checked MUST rule has one ({@link CatalogueGaps}).
+ * provider-checked MUST rule has one ({@link CatalogueGaps}), and the faults of the rules the page audit added
+ * ({@link AuditFaults}).
  */
 public final class MisbehavingProviders implements NdkProviderSource {
     @Override
@@ -20,6 +21,7 @@ public final class MisbehavingProviders implements NdkProviderSource {
         all.addAll(Misbehaviours.providers());
         all.addAll(LegalBehaviours.providers());
         all.addAll(CatalogueGaps.providers());
+        all.addAll(AuditFaults.providers());
         return all;
     }
 }

@@ -345,6 +345,9 @@ final class DataPath {
             NtStatus status = adapter.policy.evaluate(Pieces.REMOTE_INVALIDATE, request);
             if (!status.equals(NtStatus.STATUS_SUCCESS)) {
                 invalidationRefused(send, receive, status);
+                if (adapter.policy.get(Pieces.INVALID_TOKEN_ABORT).aborts(request)) {
+                    receive.qp.abortConnection();
+                }
                 return;
             }
             invalidate = holder instanceof Region r ? r : null;
@@ -379,9 +382,10 @@ final class DataPath {
         fail(send, NtStatus.STATUS_REMOTE_RESOURCES);
     }
 
-    /** SendAndInvalidate named a token the receiver may not invalidate. */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "INV-1 binds the consumer: a SendAndInvalidate "
-            + "names a live fast registration of the receiver's PD; the result of naming anything else is not stated")
+    /**
+     * SendAndInvalidate named a token the receiver may not invalidate: the receive and the send fail; the caller
+     * then aborts the connection (INV-6, piece {@code invalid-token-abort}).
+     */
     private static void invalidationRefused(WorkRequest send, WorkRequest receive, NtStatus status) {
         fail(receive, status);
         fail(send, status);

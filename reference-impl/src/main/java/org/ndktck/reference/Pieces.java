@@ -255,6 +255,11 @@ public final class Pieces {
             TokenRetirement.class, (TokenRetirement) StandardChecks::alwaysRetire,
             "deregistration, invalidation and close retire the token"));
 
+    /** {@code invalid-token-abort}: a SendAndInvalidate naming an invalid token aborts the connection (INV-6). */
+    public static final Piece<InvalidTokenAbort> INVALID_TOKEN_ABORT = add(new Piece<>("invalid-token-abort",
+            InvalidTokenAbort.class, (InvalidTokenAbort) StandardChecks::abortOnInvalidToken,
+            "an invalid SendAndInvalidate token aborts the connection: both QPs flush and stay flushed"));
+
     // ---------------------------------------------------------------- stages
 
     /** The checks of NdkRegisterMr, in order. */

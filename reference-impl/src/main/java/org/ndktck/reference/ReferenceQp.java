@@ -294,6 +294,27 @@ final class ReferenceQp extends ReferenceObject implements NdkQp {
         forget(inboundSends);
     }
 
+    /**
+     * Under the lock: the transport aborts the connection (INV-6: a peer's SendAndInvalidate named an invalid
+     * token). Both QPs complete what they hold with STATUS_CANCELLED and stay flushed, so every later request on
+     * either completes with STATUS_CANCELLED too.
+     */
+    void abortConnection() {
+        ReferenceQp other = peer;
+        abortHere();
+        if (other != null) {
+            other.abortHere();
+        }
+    }
+
+    private void abortHere() {
+        if (life == Life.CLOSED || state == QpState.CLOSED) {
+            return;
+        }
+        cancelEverything();
+        state = QpState.FLUSHED;
+    }
+
     @Override
     public NtStatus close(CloseCompletion completion, Object closeContext) {
         return closeObject(completion, closeContext);

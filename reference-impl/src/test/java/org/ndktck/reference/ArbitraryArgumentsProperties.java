@@ -527,9 +527,14 @@ class ArbitraryArgumentsProperties {
                     }
                 }
                 case 2 -> {
+                    // on a connection of its own: an arbitrary token is almost never valid, and the receiver then
+                    // aborts the connection (INV-6), which would cancel the world's later requests on A and B
+                    NdkQp x = w.create(c -> w.pd.createQp(w.cq, w.cq, "X", 64, 64, 4, 4, 64, c, null));
+                    NdkQp y = w.create(c -> w.pd.createQp(w.cq, w.cq, "Y", 64, 64, 4, 4, 64, c, null));
+                    w.adapter.connectLoopback(x, y);
                     NdkSge[] sgl = {new NdkSge(LOCAL_VA + (a1 & 0xFFF), a2 & 0xFFF, w.localToken)};
-                    NtStatus s = w.b.receive(null, sgl);
-                    NtStatus t = w.a.sendAndInvalidate(null, new NdkSge[] {new NdkSge(LOCAL_VA, a3 & 0xFF, w.localToken)},
+                    NtStatus s = y.receive(null, sgl);
+                    NtStatus t = x.sendAndInvalidate(null, new NdkSge[] {new NdkSge(LOCAL_VA, a3 & 0xFF, w.localToken)},
                             a4, a5 & ~(NdkOpFlags.INLINE | NdkOpFlags.DEFER));
                     if (s.isPending() || t.isPending()) {
                         w.violations.add("a work request returned PENDING");

@@ -279,6 +279,26 @@ class DataPathTest {
     }
 
     @Test
+    void aSendAndInvalidateWithAnInvalidTokenAbortsTheConnection() {
+        try (Fixture f = Fixture.open()) {
+            NdkMr l = f.registered(f.buffer(LOCAL_VA, 0x100), 0x100, 0x1);
+            int lt = l.getLocalToken();
+            NdkMr sink = f.registered(f.buffer(0x5570_0000L, 0x100), 0x100, 0x1);
+            NdkMr target = f.registered(f.buffer(0x7100_0000L, 0x100), 0x100, 0x5);
+            assertThat(f.qpB.receive("recv", sge(0x5570_0000L, 0x100, sink.getLocalToken()))).isEqualTo(STATUS_SUCCESS);
+            // INV-6: the token names a normal registration, which no SendAndInvalidate may invalidate
+            assertThat(f.qpA.sendAndInvalidate("sendinv", sge(LOCAL_VA, 0x10, lt), target.getRemoteToken(), 0)).isEqualTo(STATUS_SUCCESS);
+            List<NdkResultEx> entries = f.drain(2);
+            assertThat(entries).allSatisfy(e -> assertThat(e.status()).isNotEqualTo(STATUS_SUCCESS));
+            // the connection is gone: a valid write on it is cancelled, and the receiver's next receive too
+            assertThat(f.completionOf(c -> f.qpA.write(c, sge(LOCAL_VA, 8, lt), 0x7100_0000L, target.getRemoteToken(), 0)))
+                    .isEqualTo(NtStatus.STATUS_CANCELLED);
+            assertThat(f.completionOf(c -> f.qpB.receive(c, sge(0x5570_0000L, 0x100, sink.getLocalToken()))))
+                    .isEqualTo(NtStatus.STATUS_CANCELLED);
+        }
+    }
+
+    @Test
     void invalidationAndRemoteInvalidationKillTheToken() {
         try (Fixture f = Fixture.open()) {
             Mdl buf = f.buffer(0x7000_0000L, 0x1000);

@@ -67,6 +67,115 @@ public final class HostMemory {
     }
 
     /**
+     * How the page frames of one {@link #allocate(int, FrameLayout, long)} lie in PFN space. Real hosts hand a
+     * driver frames in any order with holes between them; a provider that assumes the frames of a region, of a
+     * page run or of one access follow each other is wrong on every layout but {@link #CONSECUTIVE}.
+     */
+    public enum FrameLayout {
+        /** Consecutive ascending PFNs (one run), as {@link #allocate(long)} gives. */
+        CONSECUTIVE,
+        /** Ascending PFNs with one to three guard frames between pages (or between runs of a large allocation). */
+        ASCENDING_WITH_GAPS,
+        /** Consecutive PFNs in descending order: page i is frame (last − i). */
+        DESCENDING,
+        /** Every page (or run of a large allocation) in a random order, one to three guard frames between them. */
+        SHUFFLED,
+        /** Runs of one to four consecutive frames in a random order, one to three guard frames between runs. */
+        SHUFFLED_RUNS
+    }
+
+    /** The most runs (and so the most gaps of guard frames) one scattered allocation is split into. */
+    public static final int MAX_RUNS = 64;
+
+    /**
+     * Allocates {@code count} fresh page frames (content zero) laid out as {@code layout} says, reproducibly
+     * from {@code seed}. Frames are reserved in one block of fresh PFNs; every frame of the block that is not
+     * returned (a gap between runs, one before the block's first run and one after its last) is marked as a
+     * guard ({@link #markGuard}), so a provider that steps from a returned frame to its PFN neighbour
+     * touches a guard frame or another page of the same allocation, never memory the kit does not watch.
+     * An allocation of more than {@link #MAX_RUNS} pages is split into at most {@code MAX_RUNS} runs of
+     * consecutive frames, so the guards of a 2^20-page allocation stay few.
+     *
+     * @param count  number of frames, 1 ≤ count ≤ 2^30
+     * @param layout the layout
+     * @param seed   seeds the run lengths, the order and the gaps
+     * @return the PFNs, entry i the frame of page i (a fresh array)
+     * @throws IllegalArgumentException when {@code count} is out of range or {@code layout} is null
+     */
+    public long[] allocate(int count, FrameLayout layout, long seed) {
+        if (count < 1 || count > (1 << 30) || layout == null) {
+            throw new IllegalArgumentException("count must be in [1, 2^30] and layout given: " + count + ", " + layout);
+        }
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+        long[] pfns = new long[count];
+        if (layout == FrameLayout.CONSECUTIVE || layout == FrameLayout.DESCENDING || count == 1) {
+            long guardBefore = nextPfn.getAndAdd(count + 2L);
+            markGuard(guardBefore);
+            markGuard(guardBefore + count + 1);
+            for (int i = 0; i < count; i++) {
+                pfns[i] = layout == FrameLayout.DESCENDING ? guardBefore + count - i : guardBefore + 1 + i;
+            }
+            return pfns;
+        }
+        // run lengths, in page order
+        int unit = (count + MAX_RUNS - 1) / MAX_RUNS;
+        List<int[]> runs = new ArrayList<>(); // {first page, pages}
+        for (int page = 0; page < count; ) {
+            int len = layout == FrameLayout.SHUFFLED_RUNS ? unit * (1 + rnd.nextInt(4)) : unit;
+            len = Math.min(len, count - page);
+            runs.add(new int[]{page, len});
+            page += len;
+        }
+        int[] order = new int[runs.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        if (layout != FrameLayout.ASCENDING_WITH_GAPS) {
+            for (int i = order.length - 1; i > 0; i--) {
+                int j = rnd.nextInt(i + 1);
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+            if (order.length > 1 && isIdentity(order)) {
+                int t = order[0];
+                order[0] = order[1];
+                order[1] = t;
+            }
+        }
+        int[] gaps = new int[order.length + 1];
+        long total = 0;
+        for (int i = 0; i < gaps.length; i++) {
+            gaps[i] = 1 + rnd.nextInt(3);
+            total += gaps[i];
+        }
+        total += count;
+        long at = nextPfn.getAndAdd(total);
+        for (int i = 0; i < order.length; i++) {
+            for (int g = 0; g < gaps[i]; g++) {
+                markGuard(at++);
+            }
+            int[] run = runs.get(order[i]);
+            for (int k = 0; k < run[1]; k++) {
+                pfns[run[0] + k] = at++;
+            }
+        }
+        for (int g = 0; g < gaps[order.length]; g++) {
+            markGuard(at++);
+        }
+        return pfns;
+    }
+
+    private static boolean isIdentity(int[] order) {
+        for (int i = 0; i < order.length; i++) {
+            if (order[i] != i) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * Marks a frame as a guard: every later provider access of it is recorded.
      *
      * @param pfn the frame

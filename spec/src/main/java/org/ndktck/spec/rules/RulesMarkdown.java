@@ -45,12 +45,23 @@ public final class RulesMarkdown {
     }
 
     /**
-     * Renders a catalog as Markdown.
+     * Renders a catalog as Markdown, with the standard page audit ({@link PageAudit#standard()}).
      *
      * @param catalog the catalog
      * @return the whole document, ending with one newline
      */
     public static String render(RuleCatalog catalog) {
+        return render(catalog, PageAudit.standard());
+    }
+
+    /**
+     * Renders a catalog and a page audit as Markdown; an empty audit renders no audit section.
+     *
+     * @param catalog the catalog
+     * @param audit   the page audit (issue 17)
+     * @return the whole document, ending with one newline
+     */
+    public static String render(RuleCatalog catalog, PageAudit audit) {
         StringBuilder md = new StringBuilder();
         Map<String, List<Rule>> groups = catalog.rules().stream()
                 .collect(Collectors.groupingBy(Rule::group, LinkedHashMap::new, Collectors.toList()));
@@ -89,7 +100,11 @@ public final class RulesMarkdown {
                     .append(g.getValue().size()).append(" |\n");
         }
         md.append("| [Ambiguity register](#ambiguity-register) | ").append(catalog.ambiguities().size())
-                .append(" |\n\n");
+                .append(" |\n");
+        if (!audit.pages().isEmpty()) {
+            md.append("| [Page audit](#page-audit) | ").append(audit.pages().size()).append(" |\n");
+        }
+        md.append('\n');
 
         for (Map.Entry<String, List<Rule>> g : groups.entrySet()) {
             renderGroup(md, g.getKey(), g.getValue());
@@ -100,6 +115,9 @@ public final class RulesMarkdown {
                 .append("applies.\n\n");
         for (Ambiguity a : catalog.ambiguities()) {
             renderAmbiguity(md, a, catalog.rulesCiting(a.id()));
+        }
+        if (!audit.pages().isEmpty()) {
+            PageAuditMarkdown.render(md, audit);
         }
         // exactly one trailing newline
         while (md.length() > 1 && md.charAt(md.length() - 1) == '\n' && md.charAt(md.length() - 2) == '\n') {

@@ -1,5 +1,7 @@
 package org.ndktck.tck.harness;
 
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.support.descriptor.ClassSource;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
@@ -10,7 +12,9 @@ import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Hands the JUnit Platform configuration parameters of the running test plan to {@link TckConfig}.
@@ -22,6 +26,13 @@ import java.util.Optional;
  * provider's own build (Surefire, a {@code @Suite} class) shows the seed that replays it. The kit's runner,
  * which prints the seed itself, turns this off with the configuration parameter
  * {@value #PRINT_SEED} {@code = false}.
+ *
+ * <p>A {@code @Suite} class's own configuration parameters ({@code @ConfigurationParameter},
+ * {@code @ConfigurationParametersResource}) reach only the engines inside the suite, not this listener; so when a
+ * suite class starts, the kit reads them from the class ({@link SuiteParameters}) and uses them, over the
+ * parameters of the enclosing plan (unless the suite carries {@code @DisableParentConfigurationParameters}), until
+ * the suite ends. Each suite is a run of its own: the provider is looked up and configured again, and the seed line
+ * is printed for it.
  */
 public final class ConfigCapture implements TestExecutionListener {
     /** Configuration parameter (or system property): {@code false} stops the seed line. Default {@code true}. */
@@ -29,16 +40,76 @@ public final class ConfigCapture implements TestExecutionListener {
 
     private static volatile PrintStream out = System.out;
 
+    /** The open suites, innermost first, each with the parameters in force inside it. */
+    private final Deque<Layer> suites = new ArrayDeque<>();
+    private volatile TestPlan plan;
+    private volatile Function<String, Optional<String>> planParameters = k -> Optional.empty();
+
+    private record Layer(String uniqueId, Function<String, Optional<String>> parameters) {
+    }
+
     @Override
     public void testPlanExecutionStarted(TestPlan testPlan) {
-        TckConfig.useParameters(testPlan.getConfigurationParameters()::get);
+        plan = testPlan;
+        suites.clear();
+        planParameters = testPlan.getConfigurationParameters()::get;
+        startRun(planParameters, testPlan.getRoots());
+    }
+
+    @Override
+    public void executionStarted(TestIdentifier id) {
+        Optional<SuiteParameters.Declared> declared = suiteOf(id);
+        if (declared.isEmpty()) {
+            return;
+        }
+        Map<String, String> own = declared.get().parameters();
+        Function<String, Optional<String>> outer = declared.get().disableParent() ? k -> Optional.empty() : current();
+        Function<String, Optional<String>> inside = k -> own.containsKey(k) ? Optional.of(own.get(k)) : outer.apply(k);
+        synchronized (suites) {
+            suites.push(new Layer(id.getUniqueId(), inside));
+        }
+        startRun(inside, java.util.List.of(id));
+    }
+
+    @Override
+    public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+        synchronized (suites) {
+            if (suites.isEmpty() || !suites.peek().uniqueId().equals(id.getUniqueId())) {
+                return;
+            }
+            suites.pop();
+        }
+        TckConfig.useParameters(current());
+        ProviderUnderTest.reset();
+    }
+
+    private Function<String, Optional<String>> current() {
+        synchronized (suites) {
+            return suites.isEmpty() ? planParameters : suites.peek().parameters();
+        }
+    }
+
+    private static Optional<SuiteParameters.Declared> suiteOf(TestIdentifier id) {
+        if (id.getSource().isEmpty() || !(id.getSource().get() instanceof ClassSource cs)) {
+            return Optional.empty();
+        }
+        try {
+            return SuiteParameters.of(cs.getJavaClass());
+        } catch (RuntimeException | LinkageError e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Installs the parameters of a run (a test plan, or a suite inside it) and prints its seed line. */
+    private void startRun(Function<String, Optional<String>> parameters, Iterable<TestIdentifier> roots) {
+        TckConfig.useParameters(parameters);
         ProviderUnderTest.reset();
         Invoker.resetRun();
         LateCallbacks.reset();
-        boolean print = testPlan.getConfigurationParameters().get(PRINT_SEED)
+        boolean print = parameters.apply(PRINT_SEED)
                 .or(() -> Optional.ofNullable(System.getProperty(PRINT_SEED)))
                 .map(v -> !v.trim().equalsIgnoreCase("false")).orElse(true);
-        if (print && hasKitProperty(testPlan)) {
+        if (print && plan != null && hasKitProperty(plan, roots)) {
             long seed;
             try {
                 seed = TckConfig.current().seed();
@@ -63,10 +134,15 @@ public final class ConfigCapture implements TestExecutionListener {
         out = stream;
     }
 
-    private static boolean hasKitProperty(TestPlan plan) {
-        Deque<TestIdentifier> todo = new ArrayDeque<>(plan.getRoots());
+    private static boolean hasKitProperty(TestPlan plan, Iterable<TestIdentifier> roots) {
+        Deque<TestIdentifier> todo = new ArrayDeque<>();
+        roots.forEach(todo::add);
+        java.util.Set<TestIdentifier> rootSet = new java.util.HashSet<>(todo);
         while (!todo.isEmpty()) {
             TestIdentifier id = todo.pop();
+            if (!rootSet.contains(id) && suiteOf(id).isPresent()) {
+                continue; // a suite prints its own seed line when it starts
+            }
             if (id.isTest() && id.getSource().isPresent() && id.getSource().get() instanceof MethodSource ms) {
                 try {
                     Method m = ms.getJavaMethod();

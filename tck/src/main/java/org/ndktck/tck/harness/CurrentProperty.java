@@ -93,6 +93,26 @@ public final class CurrentProperty {
         return boundReached;
     }
 
+    /** Tries run since the running property's first falsified try (its shrinking steps), or -1 before it. */
+    private static volatile int shrinkSteps = -1;
+
+    /** Forgets the shrinking of the property before. */
+    static void resetShrinking() {
+        shrinkSteps = -1;
+    }
+
+    /** Notes a falsified try: the tries after it are shrinking steps. */
+    static void falsified() {
+        if (shrinkSteps < 0) {
+            shrinkSteps = 0;
+        }
+    }
+
+    /** @return the shrinking steps run so far (counting the one about to run), or -1 when the property has not failed */
+    static int nextShrinkStep() {
+        return shrinkSteps < 0 ? -1 : ++shrinkSteps;
+    }
+
     /** @param skip whether the running property's remaining (shrinking) tries are skipped */
     static void skipShrinking(boolean skip) {
         skipShrinking = skip;

@@ -8,8 +8,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * A buffer of consecutive page frames in {@link HostMemory}, with one guard frame before it and one
- * after it ({@link HostMemory#markGuard}), painted with a known pattern so the kit can tell afterwards
+ * A buffer of page frames in {@link HostMemory}, consecutive or scattered ({@link HostMemory.FrameLayout}:
+ * not adjacent, not in order), with guard frames before, after and between its frames
+ * ({@link HostMemory#markGuard}), painted with a known pattern so the kit can tell afterwards
  * that no byte outside what a rule allows was changed.
  *
  * <p>Offsets into the buffer are byte offsets from the start of its first data frame (unsigned, in a
@@ -31,16 +32,32 @@ public final class HostBuffer {
     private final long[] pfns;
     private final boolean painted;
     private final int salt;
+    private final HostMemory.FrameLayout layout;
     private final Map<Integer, byte[]> expected = new HashMap<>();
 
     /**
-     * Allocates and paints a buffer.
+     * Allocates and paints a buffer of consecutive page frames (one guard frame before, one after).
      *
      * @param memory the session's host memory
      * @param pages  data pages, ≥ 1
      * @param salt   varies the pattern between buffers of one session
      */
     public HostBuffer(HostMemory memory, int pages, int salt) {
+        this(memory, pages, salt, HostMemory.FrameLayout.CONSECUTIVE, 0);
+    }
+
+    /**
+     * Allocates and paints a buffer whose page frames lie as {@code layout} says
+     * ({@link HostMemory#allocate(int, HostMemory.FrameLayout, long)}: every frame between and around them
+     * is a guard).
+     *
+     * @param memory the session's host memory
+     * @param pages  data pages, ≥ 1
+     * @param salt   varies the pattern between buffers of one session
+     * @param layout how the frames lie
+     * @param seed   seeds the layout
+     */
+    public HostBuffer(HostMemory memory, int pages, int salt, HostMemory.FrameLayout layout, long seed) {
         if (pages < 1) {
             throw new IllegalArgumentException("pages must be >= 1: " + pages);
         }
@@ -48,15 +65,10 @@ public final class HostBuffer {
         this.pageSize = memory.pageSize();
         this.pages = pages;
         this.salt = salt;
-        long guardBefore = memory.allocate(pages + 2L);
-        this.firstPfn = guardBefore + 1;
-        this.pfns = new long[pages];
-        for (int i = 0; i < pages; i++) {
-            pfns[i] = firstPfn + i;
-        }
+        this.layout = layout;
+        this.pfns = memory.allocate(pages, layout, seed);
+        this.firstPfn = pfns[0];
         this.painted = pages <= PAINT_LIMIT;
-        paintGuard(guardBefore);
-        paintGuard(firstPfn + pages);
         if (painted) {
             for (int i = 0; i < pages; i++) {
                 memory.poke(pfns[i], 0, sharedPattern(i));
@@ -64,8 +76,44 @@ public final class HostBuffer {
         }
     }
 
-    private void paintGuard(long pfn) {
-        memory.markGuard(pfn);
+    /** @return how the buffer's frames lie */
+    public HostMemory.FrameLayout layout() {
+        return layout;
+    }
+
+    /** @return true when page i + 1's frame is page i's frame + 1 for every page (one ascending run) */
+    public boolean consecutive() {
+        for (int i = 1; i < pages; i++) {
+            if (pfns[i] != pfns[i - 1] + 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return a guard frame next to the first data frame (PFN − 1 or, for a descending buffer, PFN + 1) */
+    public long guardNextToFirst() {
+        return memory.isGuard(firstPfn - 1) ? firstPfn - 1 : firstPfn + 1;
+    }
+
+    /**
+     * The kit's own write of buffer bytes (no guard access recorded), declared as expected: the source of a
+     * peer's request, which may cross page boundaries of the buffer.
+     *
+     * @param offset buffer offset (unsigned), offset + data.length ≤ {@link #size()}
+     * @param data   the bytes
+     */
+    public void put(long offset, byte[] data) {
+        int done = 0;
+        while (done < data.length) {
+            long o = offset + done;
+            int page = (int) (o / pageSize);
+            int off = (int) (o % pageSize);
+            int n = Math.min(data.length - done, pageSize - off);
+            memory.poke(pfns[page], off, Arrays.copyOfRange(data, done, done + n));
+            done += n;
+        }
+        expectWrite(offset, data);
     }
 
     /** @return data pages */
@@ -83,7 +131,7 @@ public final class HostBuffer {
         return painted;
     }
 
-    /** @return PFN of the first data frame */
+    /** @return PFN of the first data frame (page 0; the other pages' frames need not follow it: {@link #pfn}) */
     public long firstPfn() {
         return firstPfn;
     }

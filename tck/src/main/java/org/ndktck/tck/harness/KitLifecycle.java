@@ -43,6 +43,19 @@ import java.util.stream.Collectors;
 public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, SkipExecutionHook {
     /** Prefix of the skip reason of a property whose rule does not apply to the adapter. */
     public static final String NOT_APPLICABLE = "NOT_APPLICABLE: ";
+    /**
+     * Prefix of the failure (one property) and of the skip reason (every other property) when the provider cannot
+     * be set up at all: unknown, its constructor or {@code configure} threw, no adapter could be opened or queried.
+     */
+    public static final String SETUP_ERROR = "ndk-tck setup error: ";
+
+    /**
+     * Shrinking steps (tries after a property's first failure) a property may run. Shrinking ends after this many
+     * steps, so a replay with the same seed shrinks to the same counterexample whatever the machine's speed (jqwik's
+     * own bound, {@code jqwik.shrinking.bounded.seconds}, counts time and stays only as a safety net for a slow
+     * provider). System property {@code ndk.tck.shrinkSteps} changes it (for measurements).
+     */
+    static final int SHRINK_STEPS = Integer.getInteger("ndk.tck.shrinkSteps", 150);
 
     @Override
     public PropagationMode propagateTo() {
@@ -61,6 +74,20 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             return SkipResult.doNotSkip();
         }
         Set<String> ruleIds = ruleIds(method.get());
+        if (ruleIds.isEmpty()) {
+            return SkipResult.doNotSkip();
+        }
+        Optional<String> setup = ProviderUnderTest.setupError();
+        if (setup.isPresent()) {
+            String id = propertyId(method.get());
+            String reporter = ProviderUnderTest.claimSetupReport(id);
+            if (reporter.equals(id)) {
+                return SkipResult.doNotSkip(); // this property reports the setup error as its failure
+            }
+            String reason = SETUP_ERROR + setup.get() + " (reported by " + reporter + ")";
+            RunLedger.record(new RunLedger.PropertyRecord(ruleIds, id, "SKIPPED", 0, 0, "", 0, reason, null, ""));
+            return SkipResult.skip(reason);
+        }
         for (String id : ruleIds) {
             Optional<Rule> rule = RuleCatalog.standard().find(id);
             if (rule.isEmpty() || rule.get().requires().isEmpty()) {
@@ -86,10 +113,19 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
     public PropertyExecutionResult aroundProperty(PropertyLifecycleContext context, PropertyExecutor property) {
         Method method = context.targetMethod();
         String id = propertyId(method);
+        Optional<String> setup = ProviderUnderTest.setupError();
+        if (setup.isPresent()) {
+            // one line, no stack: the provider (not this property's rule) is what must be fixed
+            ProviderUnderTest.SetupException e = new ProviderUnderTest.SetupException(SETUP_ERROR + setup.get());
+            e.setStackTrace(new StackTraceElement[0]);
+            RunLedger.record(new RunLedger.PropertyRecord(ruleIds(method), id, "FAILED", 0, 0, "", 0, e.getMessage(), e, ""));
+            throw e;
+        }
         TckConfig config = TckConfig.current();
         if (context.attributes().seed().filter(s -> !s.isBlank()).isEmpty()) {
             context.attributes().setSeed(Long.toString(config.seedFor(id)));
         }
+        MemoryLayouts.startProperty(context.attributes().seed().map(String::hashCode).orElse(0) * 31L + id.hashCode());
         context.attributes().setWhenFixedSeed(FixedSeedMode.ALLOW);
         context.attributes().setAfterFailure(AfterFailureMode.RANDOM_SEED);
         int tries = config.triesFor(context.attributes().tries());
@@ -102,6 +138,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         CurrentProperty.set(new CurrentProperty.Info(List.copyOf(ruleIds(method)), tries));
         CurrentProperty.skipShrinking(false);
         Refusals.reset();
+        CurrentProperty.resetShrinking();
         long start = System.nanoTime();
         PropertyExecutionResult executed;
         try {
@@ -154,10 +191,18 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         if (CurrentProperty.shrinkingSkipped()) {
             return TryExecutionResult.satisfied();
         }
+        if (CurrentProperty.nextShrinkStep() > SHRINK_STEPS) {
+            // the step budget is spent: end shrinking here, at the same step in every run with this seed
+            CurrentProperty.skipShrinking(true);
+            return TryExecutionResult.satisfied();
+        }
         CurrentProperty.startTry();
         TryExecutionResult result = aTry.execute(parameters);
-        if (result.isFalsified() && CurrentProperty.tryReachedBound()) {
-            CurrentProperty.skipShrinking(true);
+        if (result.isFalsified()) {
+            CurrentProperty.falsified();
+            if (CurrentProperty.tryReachedBound()) {
+                CurrentProperty.skipShrinking(true);
+            }
         }
         return result;
     }

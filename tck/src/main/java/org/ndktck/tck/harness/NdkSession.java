@@ -282,6 +282,8 @@ public final class NdkSession implements AutoCloseable {
     private final ConcurrentLinkedQueue<MrState> mrs = new ConcurrentLinkedQueue<>();
     private final List<NdkLogicalAddressMapping> lams = new ArrayList<>();
     private final List<HostBuffer> buffers = new ArrayList<>();
+    /** Seeds the frame layout of each buffer of this session. */
+    private final java.util.SplittableRandom layouts;
     private final Object unconnectedContext = new RequestContext("QPContext of the unconnected QP");
     private volatile NdkAdapter adapter;
     private NdkQp unconnected;
@@ -301,6 +303,7 @@ public final class NdkSession implements AutoCloseable {
         this.deathMark = ProviderThreads.mark();
         this.pageSize = put.pageSize();
         this.memory = new HostMemory(pageSize);
+        this.layouts = MemoryLayouts.forSession();
         this.info = put.adapterInfo();
     }
 
@@ -453,13 +456,26 @@ public final class NdkSession implements AutoCloseable {
     // ------------------------------------------------------------------ memory
 
     /**
-     * Allocates a guarded, painted buffer (see {@link HostBuffer}); it is checked when the session closes.
+     * Allocates a guarded, painted buffer (see {@link HostBuffer}); it is checked when the session closes. Its
+     * frames lie as the session's seeded layout stream says ({@link MemoryLayouts}): scattered in most
+     * buffers, consecutive in some.
      *
      * @param pages data pages
      * @return the buffer
      */
     public HostBuffer allocate(int pages) {
-        HostBuffer b = new HostBuffer(memory, pages, buffers.size() + 1);
+        return allocate(pages, MemoryLayouts.next(layouts));
+    }
+
+    /**
+     * Allocates a guarded, painted buffer whose frames lie as {@code layout} says.
+     *
+     * @param pages  data pages
+     * @param layout how its frames lie ({@link HostMemory.FrameLayout})
+     * @return the buffer
+     */
+    public HostBuffer allocate(int pages, HostMemory.FrameLayout layout) {
+        HostBuffer b = new HostBuffer(memory, pages, buffers.size() + 1, layout, layouts.nextLong());
         buffers.add(b);
         return b;
     }
@@ -525,14 +541,21 @@ public final class NdkSession implements AutoCloseable {
         }
         op.returned(r.status());
         if (r.status().isPending()) {
-            if (r.object() != null) {
-                orphans.add(r.object());
-                throw Violations.of("GEN-CB-3", detail.get(), "after STATUS_PENDING the out parameter stays empty; the object comes only through the completion",
-                        "STATUS_PENDING with an object in the out parameter: " + r.object());
-            }
             inv.stepWait(kind + " completion", detail, bounds.completionNanos());
             NtStatus st = op.awaitPending(bounds);
             T obj = op.completedObject();
+            if (r.object() != null) {
+                // the create page only says the out parameter is ignored after STATUS_PENDING; the completion page
+                // forbids touching it when the create then succeeds (GEN-CB-3, issue 17)
+                orphans.add(r.object());
+                if (NtStatus.STATUS_SUCCESS.equals(st)) {
+                    if (obj != null && obj != r.object()) {
+                        orphans.add(obj);
+                    }
+                    throw Violations.of("GEN-CB-3", detail.get(), "after STATUS_PENDING and a successful completion the out parameter stays empty; "
+                            + "the object comes only through the completion", "STATUS_PENDING with an object in the out parameter: " + r.object());
+                }
+            }
             if (NtStatus.STATUS_SUCCESS.equals(st) && obj == null) {
                 throw Violations.of("GEN-CB-3", detail.get(), "a successful create completion carries the new object",
                         "the completion carried " + st + " and no object (null)");
@@ -1112,6 +1135,15 @@ public final class NdkSession implements AutoCloseable {
         return "a CQ that is not this QP's";
     }
 
+    /**
+     * A receive that completes in error may report NdkOperationTypeReceive or NdkOperationTypeReceiveAndInvalidate
+     * whichever the kit expected: a receive whose SendAndInvalidate was refused (INV-6) never became a
+     * ReceiveAndInvalidate, and the pages do not say which type such an error carries.
+     */
+    private static boolean failedReceiveOfEitherType(WorkRequest wr, NdkResultEx e) {
+        return isReceive(wr.type) && isReceive(e.type()) && e.status() != null && !NtStatus.STATUS_SUCCESS.equals(e.status());
+    }
+
     void accept(NdkCq cq, NdkResultEx e) {
         if (e == null) {
             throw Violations.of("CQ-1", "NdkGetCqResultsEx", "every counted entry filled", "a null entry");
@@ -1137,9 +1169,14 @@ public final class NdkSession implements AutoCloseable {
         if (wr.entry != null) {
             throw Violations.of("CQ-2", wr.detail(), "one CQ entry per request", "a second " + where.get());
         }
-        if (e.type() != null && e.type() != wr.type) {
-            throw Violations.of(wr.type == NdkOperationType.FAST_REGISTER ? "MR-FR-8" : "CQ-3", wr.detail(),
-                    "NDK_RESULT_EX.Type = " + wr.type + " (" + wr.type.value() + ")", where.get());
+        if (e.type() != null && e.type() != wr.type && !failedReceiveOfEitherType(wr, e)
+                && !(wr.eitherReceiveType && isReceive(wr.type) && isReceive(e.type()))) {
+            String rule = switch (wr.type) {
+                case FAST_REGISTER -> "MR-FR-8";
+                case SEND -> "SND-2";
+                default -> "CQ-3";
+            };
+            throw Violations.of(rule, wr.detail(), "NDK_RESULT_EX.Type = " + wr.type + " (" + wr.type.value() + ")", where.get());
         }
         if (e.status() == null) {
             throw Violations.of("CQ-2", wr.detail(), "an entry with a status", where.get());
@@ -1195,19 +1232,26 @@ public final class NdkSession implements AutoCloseable {
         return complete(post(qp, NdkOperationType.INVALIDATE, "NdkInvalidate", d, flags, ctx -> qp.invalidate(ctx, mr, flags)));
     }
 
-    /** Creates the peer's scratch buffer (one page) and registers it: local write, remote read, READ_SINK where needed. */
+    /**
+     * Pages of the peer's scratch buffer: the source of a peer write crosses the boundary of pages 0 and 1, the
+     * sink of a peer read that of pages 1 and 2, so the peer's side of every access spans two frames of a
+     * (usually scattered) buffer.
+     */
+    static final int SCRATCH_PAGES = 3;
+
+    /** Creates the peer's scratch buffer ({@link #SCRATCH_PAGES} pages) and registers it: local write, remote read, READ_SINK where needed. */
     private Side peerScratch() {
         qps();
         if (peer.scratchMr != null) {
             return peer;
         }
-        HostBuffer b = allocate(1);
+        HostBuffer b = allocate(SCRATCH_PAGES);
         long va = 0x00007E0000000000L + ((long) buffers.size() << 24);
-        Mdl mdl = b.mdl(va, 0, pageSize);
+        Mdl mdl = b.mdl(va, 0, SCRATCH_PAGES * pageSize);
         int flags = NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_REMOTE_READ | (readSinkNotRequired() ? 0 : NdkMrFlags.RDMA_READ_SINK);
         inv.batch("session set-up (peer scratch MR)", () -> {
             NdkMr mr = createMr(peer, false);
-            Outcome o = register(mr, mdl, pageSize, flags);
+            Outcome o = register(mr, mdl, (long) SCRATCH_PAGES * pageSize, flags);
             Refusals.discardIfRefused(o.status(), o.call());
             if (!o.succeeded()) {
                 throw new KitSetupError(o.call() + " for the peer's scratch buffer", o.describe());
@@ -1239,9 +1283,9 @@ public final class NdkSession implements AutoCloseable {
      */
     public Access peerWrite(long remoteAddress, int remoteToken, byte[] data) {
         Side p = peerScratch();
-        p.scratch.expectWrite(0, data);
-        memory.poke(p.scratch.pfn(0), 0, data);
-        NdkSge sge = new NdkSge(p.scratchVa, data.length, p.scratchLocalToken);
+        long sourceOffset = pageSize - data.length / 2;
+        p.scratch.put(sourceOffset, data);
+        NdkSge sge = new NdkSge(p.scratchVa + sourceOffset, data.length, p.scratchLocalToken);
         Supplier<String> d = () -> "NdkWrite(peer QP, Sgl=[" + sge + "], RemoteAddress=" + u64(remoteAddress) + ", RemoteToken="
                 + u32(remoteToken) + ", Flags=0x00000000) of " + data.length + " byte(s) " + accessFields("write", remoteAddress, data.length);
         NdkQp qp = p.qp;
@@ -1261,7 +1305,7 @@ public final class NdkSession implements AutoCloseable {
      */
     public Access peerRead(long remoteAddress, int remoteToken, int length) {
         Side p = peerScratch();
-        int sinkOffset = pageSize / 2;
+        long sinkOffset = 2L * pageSize - length / 2;
         NdkSge sge = new NdkSge(p.scratchVa + sinkOffset, length, p.scratchLocalToken);
         Supplier<String> d = () -> "NdkRead(peer QP, Sgl=[" + sge + "], RemoteAddress=" + u64(remoteAddress) + ", RemoteToken="
                 + u32(remoteToken) + ", Flags=0x00000000) of " + length + " byte(s) " + accessFields("read", remoteAddress, length);
@@ -1289,7 +1333,8 @@ public final class NdkSession implements AutoCloseable {
 
     /**
      * The target RDMA-reads {@code length} bytes of the peer's scratch buffer into a local SGE (NdkRead
-     * on the target's QP), awaited: a local sink test (MR-FR-12).
+     * on the target's QP), awaited: a local sink test (MR-FR-12). The bytes read start where
+     * {@link #peerScratchBytes} reads them (across a page boundary of the scratch buffer).
      *
      * @param sink   the local SGE (an address in a target MR and its local token)
      * @param flags  NDK_OP_FLAG_* bits of the read
@@ -1297,7 +1342,7 @@ public final class NdkSession implements AutoCloseable {
      */
     public Access targetReadInto(NdkSge sink, int flags) {
         Side p = peerScratch();
-        long remote = p.scratchVa;
+        long remote = p.scratchVa + targetReadSource(sink.length());
         int token = p.scratchRemoteToken;
         Supplier<String> d = () -> "NdkRead(target QP, Sgl=[" + sink + "], RemoteAddress=" + u64(remote) + ", RemoteToken="
                 + u32(token) + ", Flags=" + u32(flags) + ")";
@@ -1310,7 +1355,13 @@ public final class NdkSession implements AutoCloseable {
     /** @return the bytes of the peer's scratch buffer the target reads from with {@link #targetReadInto} */
     public byte[] peerScratchBytes(int length) {
         Side p = peerScratch();
-        return p.scratch.read(0, length);
+        return p.scratch.read(targetReadSource(length), length);
+    }
+
+    /** @return the scratch offset a target read of {@code length} bytes starts at: across pages 0 and 1 when it fits */
+    private long targetReadSource(int length) {
+        long n = Integer.toUnsignedLong(length);
+        return n <= pageSize ? pageSize - n / 2 : 0;
     }
 
     // ------------------------------------------------------------------ checks

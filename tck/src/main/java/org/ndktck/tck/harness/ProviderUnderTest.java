@@ -27,9 +27,49 @@ public final class ProviderUnderTest {
         this.factory = factory;
     }
 
+    private static String setupError;
+    private static boolean setupChecked;
+    private static String setupReportedBy;
+
     /** Forgets the configured provider (a new test plan starts). */
     public static synchronized void reset() {
         current = null;
+        setupError = null;
+        setupChecked = false;
+        setupReportedBy = null;
+    }
+
+    /**
+     * Whether the provider of the current configuration can be set up at all: found, configured, an adapter opened
+     * and its NDK_ADAPTER_INFO read. Checked once per run (until {@link #reset}).
+     *
+     * @return the setup error, one line naming the cause, or empty when the provider is usable
+     */
+    public static synchronized java.util.Optional<String> setupError() {
+        if (!setupChecked) {
+            try {
+                get().adapterInfo();
+            } catch (SetupException e) {
+                setupError = e.getMessage();
+            } catch (RuntimeException e) {
+                setupError = e.getMessage() == null ? e.toString() : e.getMessage(); // a bad configuration value
+            }
+            setupChecked = true;
+        }
+        return java.util.Optional.ofNullable(setupError);
+    }
+
+    /**
+     * The setup error of a run is reported by one property (as its failure); the others are skipped naming it.
+     *
+     * @param property the property asking ({@code Class#method})
+     * @return the property that reports the setup error: {@code property} for the first to ask
+     */
+    public static synchronized String claimSetupReport(String property) {
+        if (setupReportedBy == null) {
+            setupReportedBy = property;
+        }
+        return setupReportedBy;
     }
 
     /**
@@ -62,15 +102,58 @@ public final class ProviderUnderTest {
         if (loader == null) {
             loader = ProviderUnderTest.class.getClassLoader();
         }
-        NdkProvider provider = Providers.find(config.provider(), loader)
-                .orElseThrow(() -> new SetupException("unknown provider '" + config.provider() + "'"));
+        NdkProvider provider;
         try {
-            return new ProviderUnderTest(config, provider, provider.configure(config.settings()));
+            provider = Providers.load(config.provider(), loader);
+        } catch (Providers.LoadException e) {
+            throw new SetupException(e.getMessage());
+        }
+        if (provider == null) {
+            throw new SetupException("unknown provider '" + config.provider() + "'; known providers: " + known(loader));
+        }
+        NdkAdapterFactory factory;
+        try {
+            factory = provider.configure(config.settings());
         } catch (InvalidSettingException e) {
             throw new SetupException("provider '" + config.provider() + "' rejected its settings: " + e.getMessage());
-        } catch (RuntimeException e) {
-            throw new SetupException("provider '" + config.provider() + "' failed to configure: " + e);
+        } catch (RuntimeException | LinkageError e) {
+            throw new SetupException("provider '" + config.provider() + "': configure threw " + Providers.describe(e));
         }
+        if (factory == null) {
+            throw new SetupException("provider '" + config.provider() + "': configure returned no NdkAdapterFactory (null)");
+        }
+        return new ProviderUnderTest(config, provider, factory);
+    }
+
+    /**
+     * @param loader where providers are looked up
+     * @return the providers registered there, the fault and legal families counted, or why they cannot be listed
+     */
+    static String known(ClassLoader loader) {
+        Providers.Listing l = Providers.list(loader);
+        java.util.List<String> plain = new java.util.ArrayList<>();
+        long faults = 0;
+        long legal = 0;
+        for (NdkProvider p : l.providers()) {
+            if (p.name().startsWith("fault:")) {
+                faults++;
+            } else if (p.name().startsWith("legal:")) {
+                legal++;
+            } else {
+                plain.add(p.name());
+            }
+        }
+        StringBuilder sb = new StringBuilder(plain.isEmpty() ? "(none)" : String.join(", ", plain));
+        if (faults > 0) {
+            sb.append(", ").append(faults).append(" fault:* providers");
+        }
+        if (legal > 0) {
+            sb.append(", ").append(legal).append(" legal:* providers");
+        }
+        if (!l.errors().isEmpty()) {
+            sb.append(" (not loadable: ").append(String.join("; ", l.errors())).append(")");
+        }
+        return sb.toString();
     }
 
     /** @return the run configuration */
@@ -103,18 +186,29 @@ public final class ProviderUnderTest {
             synchronized (this) {
                 info = adapterInfo;
                 if (info == null) {
+                    String who = "provider '" + config.provider() + "': ";
+                    NdkAdapter adapter;
                     try {
-                        NdkAdapter adapter = factory.openAdapter(new HostMemory(factory.pageSize()));
+                        adapter = factory.openAdapter(new HostMemory(factory.pageSize()));
+                    } catch (RuntimeException | LinkageError e) {
+                        throw new SetupException(who + "openAdapter threw " + Providers.describe(e));
+                    }
+                    if (adapter == null) {
+                        throw new SetupException(who + "openAdapter returned no adapter (null)");
+                    }
+                    try {
+                        info = adapter.queryAdapterInfo();
+                    } catch (RuntimeException | LinkageError e) {
+                        throw new SetupException(who + "NdkQueryAdapterInfo threw " + Providers.describe(e));
+                    } finally {
                         try {
-                            info = adapter.queryAdapterInfo();
-                        } finally {
                             adapter.close();
+                        } catch (RuntimeException | LinkageError e) {
+                            // closing the scratch adapter is judged by the rules that close adapters
                         }
-                    } catch (RuntimeException e) {
-                        throw new SetupException("could not read NDK_ADAPTER_INFO: " + e);
                     }
                     if (info == null) {
-                        throw new SetupException("NdkQueryAdapterInfo returned no NDK_ADAPTER_INFO");
+                        throw new SetupException(who + "NdkQueryAdapterInfo returned no NDK_ADAPTER_INFO (null)");
                     }
                     adapterInfo = info;
                 }

@@ -498,6 +498,20 @@ public final class SessionTools implements AutoCloseable {
     }
 
     /**
+     * Starts NdkDeregisterMr and returns at once (not awaited): the op has its returned status.
+     *
+     * @param mr a registered normal MR
+     * @return the op; finish it with {@link #finish}
+     */
+    public AsyncOp<NdkMr> startDeregister(NdkMr mr) {
+        Supplier<String> d = () -> "NdkDeregisterMr()";
+        AsyncOp<NdkMr> op = s.newOp(AsyncOp.Flavor.REQUEST, "NdkDeregisterMr", d);
+        NtStatus r = inv.call("NdkDeregisterMr", d, () -> mr.deregister(op.requestCompletion(), op.context()));
+        op.returned(r == null ? NtStatus.of(-1) : r);
+        return op;
+    }
+
+    /**
      * Starts NdkInitializeFastRegisterMr and returns at once.
      *
      * @return the op; finish it with {@link #finish}
@@ -720,9 +734,19 @@ public final class SessionTools implements AutoCloseable {
      * @return the QP
      */
     public QpRef createQp(NdkPd pd, NdkCq cq, Object qpContext, String name, int inlineDataSize) {
+        return createQp(pd, cq, qpContext, name, inlineDataSize, 2);
+    }
+
+    /**
+     * As {@link #createQp(NdkPd, NdkCq, Object, String, int)} with up to {@code wantSge} SGEs a request.
+     *
+     * @param wantSge MaxInitiatorRequestSge and MaxReceiveRequestSge wanted; capped by the adapter's limits, at least 1
+     * @return the QP
+     */
+    public QpRef createQp(NdkPd pd, NdkCq cq, Object qpContext, String name, int inlineDataSize, int wantSge) {
         int depth = 16;
-        int sge = (int) Math.max(1, Math.min(2, Integer.toUnsignedLong(s.info().maxInitiatorRequestSge())));
-        int rsge = (int) Math.max(1, Math.min(2, Integer.toUnsignedLong(s.info().maxReceiveRequestSge())));
+        int sge = (int) Math.max(1, Math.min(wantSge, Integer.toUnsignedLong(s.info().maxInitiatorRequestSge())));
+        int rsge = (int) Math.max(1, Math.min(wantSge, Integer.toUnsignedLong(s.info().maxReceiveRequestSge())));
         NdkQp qp = required(s.create("NdkCreateQp", () -> "NdkCreateQp(InlineDataSize=" + u32(inlineDataSize) + ") for " + name,
                 op -> pd.createQp(cq, cq, qpContext, depth, depth, rsge, sge, inlineDataSize, op.createCompletion(), op.context())));
         return new QpRef(qp, cq, cq, qpContext, name, false);
@@ -735,9 +759,20 @@ public final class SessionTools implements AutoCloseable {
      * @return {target-side QP, peer-side QP}
      */
     public QpRef[] connectedPair(int inlineDataSize) {
+        return connectedPair(inlineDataSize, 2);
+    }
+
+    /**
+     * As {@link #connectedPair(int)} with QPs of up to {@code wantSge} SGEs a request (capped by the adapter).
+     *
+     * @return {target-side QP, peer-side QP}
+     */
+    public QpRef[] connectedPair(int inlineDataSize, int wantSge) {
         s.qps();
-        QpRef a = createQp(s.target().pd(), s.target().cq(), new RequestContext("QPContext of an extra target QP"), "extra target", inlineDataSize);
-        QpRef b = createQp(s.peer().pd(), s.peer().cq(), new RequestContext("QPContext of an extra peer QP"), "extra peer", inlineDataSize);
+        QpRef a = createQp(s.target().pd(), s.target().cq(), new RequestContext("QPContext of an extra target QP"), "extra target",
+                inlineDataSize, wantSge);
+        QpRef b = createQp(s.peer().pd(), s.peer().cq(), new RequestContext("QPContext of an extra peer QP"), "extra peer",
+                inlineDataSize, wantSge);
         NtStatus st = inv.call("connectLoopback", () -> "connectLoopback(extra target QP, extra peer QP)", () -> s.adapter().connectLoopback(a.qp(), b.qp()));
         if (!NtStatus.STATUS_SUCCESS.equals(st)) {
             throw new KitSetupError("connectLoopback(extra QPs)", String.valueOf(st));

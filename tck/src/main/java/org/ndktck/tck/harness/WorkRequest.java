@@ -26,6 +26,8 @@ public final class WorkRequest {
     final boolean silent;
     volatile NtStatus returned;
     volatile NdkResultEx entry;
+    /** Set for an NdkReceive whose entry may carry either receive type (its matching send is not judged on it). */
+    volatile boolean eitherReceiveType;
 
     WorkRequest(NdkOperationType type, String kind, Supplier<String> detail, NdkCq cq, NdkCq otherCq, Object qpContext,
                 boolean silent) {
@@ -37,6 +39,18 @@ public final class WorkRequest {
         this.otherCq = otherCq == null ? cq : otherCq;
         this.qpContext = qpContext;
         this.silent = silent;
+    }
+
+    /**
+     * Lets the CQ entry of this NdkReceive carry RECEIVE or RECEIVE_AND_INVALIDATE (CQ-3 is not judged on it): for a
+     * receive matched by an NdkSendAndInvalidate whose token names nothing, where the kit does not judge the type.
+     * Call it before the matching send is posted.
+     *
+     * @return this request
+     */
+    public WorkRequest acceptEitherReceiveType() {
+        eitherReceiveType = true;
+        return this;
     }
 
     /** @return the context posted with the request */

@@ -83,7 +83,7 @@ public class MdlVirtualAddressProperties {
         HostBuffer decoy = c.alias() == Alias.DECOY_BUFFER ? s.allocate(c.pages() + 1) : null;
         HostBuffer b = s.allocate(c.pages());
         long pageBase = switch (c.alias()) {
-            case GUARD_FRAME -> (b.firstPfn() - 1) * p;
+            case GUARD_FRAME -> b.guardNextToFirst() * p;
             case DECOY_BUFFER -> decoy.firstPfn() * p;
             case TOP_BIT -> Long.MIN_VALUE + t.freshVa();
         };

@@ -60,6 +60,75 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
         return Long.toString(seed);
     }
 
+    /** How many properties {@link #slowestProperties()} names. */
+    public static final int SLOWEST = 5;
+
+    /**
+     * One of the slowest properties of the run (field {@code slowestProperties} of report.json, written, not read).
+     *
+     * @param property       {@code Class#method}
+     * @param rules          the rules it checks
+     * @param durationMillis its wall time, in milliseconds
+     * @param share          its share of the time all properties ran, in [0, 1] (0.25 is a quarter)
+     */
+    public record SlowProperty(String property, List<String> rules, long durationMillis, double share) {
+    }
+
+    /**
+     * The slowest properties of the run, slowest first (at most {@value #SLOWEST}), with their share of the time
+     * every property ran: a provider call that is slow shows here before it shows as a time-out.
+     *
+     * @return the slowest properties; empty when none ran
+     */
+    @JsonProperty(value = "slowestProperties", access = JsonProperty.Access.READ_ONLY)
+    public List<SlowProperty> slowestProperties() {
+        long total = properties.stream().mapToLong(PropertyReport::durationMillis).sum();
+        if (total <= 0) {
+            return List.of();
+        }
+        return properties.stream().filter(p -> p.durationMillis() > 0)
+                .sorted(java.util.Comparator.comparingLong(PropertyReport::durationMillis).reversed()
+                        .thenComparing(PropertyReport::property))
+                .limit(SLOWEST)
+                .map(p -> new SlowProperty(p.property(), p.rules(), p.durationMillis(),
+                        Math.round(p.durationMillis() * 1000.0 / total) / 1000.0))
+                .toList();
+    }
+
+    /**
+     * The failures of the run grouped by the property that found them (field {@code failureGroups} of report.json,
+     * written, not read): one entry per failed property, with the rules its failure names as broken (the root
+     * cause) and every rule whose reported failure is that one (same seed and counterexample), so one provider
+     * bug that several rules report shows as one group.
+     *
+     * @param property       the property that found it ({@code Class#method})
+     * @param seed           its seed
+     * @param counterexample its (shrunk) counterexample
+     * @param violatedRules  the rules its failure names as broken
+     * @param failedRules    the rules reported FAIL or ADVISORY with this failure
+     */
+    public record FailureGroup(String property, String seed, String counterexample, List<String> violatedRules,
+                               List<String> failedRules) {
+    }
+
+    /** @return the failures grouped by the property that found them, in the order the properties ran */
+    @JsonProperty(value = "failureGroups", access = JsonProperty.Access.READ_ONLY)
+    public List<FailureGroup> failureGroups() {
+        List<FailureGroup> out = new java.util.ArrayList<>();
+        for (PropertyReport p : properties) {
+            if (!"FAILED".equals(p.status()) && !"TIMED_OUT".equals(p.status())) {
+                continue;
+            }
+            List<String> charged = rules.stream()
+                    .filter(r -> ("FAIL".equals(r.verdict()) || "ADVISORY".equals(r.verdict()))
+                            && java.util.Objects.equals(r.seed(), p.seed())
+                            && java.util.Objects.equals(r.counterexample(), p.counterexample()))
+                    .map(RuleReport::id).toList();
+            out.add(new FailureGroup(p.property(), p.seed(), p.counterexample(), p.violatedRules(), charged));
+        }
+        return out;
+    }
+
     /** Normalizes null lists. */
     public RunReport {
         mergedShards = mergedShards == null ? List.of() : List.copyOf(mergedShards);

@@ -212,15 +212,20 @@ public final class Console implements KitExecution.Progress {
         if (!rows.isEmpty() || !quiet) {
             out.println();
         }
+        // a counterexample (or action chain) shown once: a later rule with the same one refers to the first
+        java.util.Map<String, String> shown = new java.util.HashMap<>();
         for (RunReport.RuleReport x : r.rules()) {
             if (!isFinding(x)) {
                 continue;
             }
             out.println(x.verdict() + " " + x.id() + " (" + x.strength().replace('_', ' ') + ")"
                     + (x.title() == null || x.title().isBlank() ? "" : ": " + x.title()));
-            indent(out, x.message(), 40);
+            indent(out, onceEach(x.id(), x.message(), shown), 40);
             if (x.counterexample() != null) {
-                out.println("    counterexample: " + firstLine(x.counterexample()));
+                String key = "cx " + x.seed() + " " + x.counterexample();
+                String first = shown.putIfAbsent(key, x.id());
+                out.println("    counterexample: " + (first == null ? firstLine(x.counterexample())
+                        : "the same as " + first + "'s above"));
             }
             out.println("    seed: " + r.seed() + (x.seed() == null ? "" : " (property seed " + x.seed() + ")"));
             if (x.replay() != null) {
@@ -234,12 +239,44 @@ public final class Console implements KitExecution.Progress {
                 s.passed(), s.failed(), s.advisory(), s.notApplicable(), s.notTestable(), s.untested(), s.excluded(), s.rules());
         out.printf(Locale.ROOT, "Tries: %d in %.1f s of properties, %.1f tries/s; wall time %.1f s%n", s.tries(),
                 s.propertyMillis() / 1000.0, s.triesPerSecond(), r.durationMillis() / 1000.0);
+        List<RunReport.SlowProperty> slow = r.slowestProperties();
+        if (!slow.isEmpty()) {
+            out.println("Slowest: " + slow.stream().limit(3).map(p -> String.format(Locale.ROOT, "%s %.1f s (%.0f %%)",
+                    p.property(), p.durationMillis() / 1000.0, p.share() * 100)).collect(java.util.stream.Collectors.joining(", ")));
+        }
         if (reportDir != null) {
             out.println("Reports: " + reportDir.resolve(ReportWriter.JSON) + ", " + reportDir.resolve(ReportWriter.HTML)
                     + ", " + reportDir.resolve(ReportWriter.JUNIT));
         }
         out.println("Result: " + (r.exitCode() == 0 ? "PASS" : "FAIL") + " (exit " + r.exitCode() + ")"
                 + (r.exitCode() != 0 && r.strict() && s.failed() == 0 ? ": ADVISORY fails under --strict" : ""));
+    }
+
+    /**
+     * @param id      the rule whose message this is
+     * @param message a failure message
+     * @param shown   lines of action chains already printed, to the rule that printed them
+     * @return the message with each {@code after the steps: [...]} line printed before replaced by a reference
+     */
+    static String onceEach(String id, String message, java.util.Map<String, String> shown) {
+        if (message == null) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String line : message.split("\n", -1)) {
+            String t = line.strip();
+            if (t.startsWith("after the steps: [")) {
+                String first = shown.putIfAbsent("steps " + t, id);
+                if (first != null && !first.equals(id)) {
+                    line = line.substring(0, line.indexOf("after the steps: ")) + "after the steps shown under " + first + " above";
+                }
+            }
+            if (sb.length() > 0) {
+                sb.append('\n');
+            }
+            sb.append(line);
+        }
+        return sb.toString();
     }
 
     /**

@@ -210,8 +210,11 @@ public final class KitExecution {
         return thread;
     }
 
-    /** Collects outcomes of one launcher execution. */
-    private static final class Listener implements TestExecutionListener {
+    /**
+     * Collects outcomes of one launcher execution (also used by {@link PlatformReports} for the properties under one
+     * test plan or suite of a provider's own build).
+     */
+    static final class Listener implements TestExecutionListener {
         record Running(PropertyInfo info, long startNanos, int ledgerMark) {
         }
 
@@ -250,6 +253,31 @@ public final class KitExecution {
                     KitDiscovery.info(id).ifPresent(p -> byId.put(p.uniqueId(), p));
                 }
             }
+        }
+
+        /**
+         * @param testPlan the plan
+         * @param roots    the identifiers whose properties this listener collects
+         * @param include  which identifiers (tests or containers) to look into and collect
+         */
+        synchronized void watch(TestPlan testPlan, Iterable<TestIdentifier> roots,
+                                java.util.function.Predicate<TestIdentifier> include) {
+            this.plan = testPlan;
+            java.util.Deque<TestIdentifier> todo = new java.util.ArrayDeque<>();
+            roots.forEach(todo::add);
+            while (!todo.isEmpty()) {
+                TestIdentifier id = todo.pop();
+                if (!include.test(id)) {
+                    continue;
+                }
+                KitDiscovery.info(id).ifPresent(p -> byId.put(p.uniqueId(), p));
+                todo.addAll(testPlan.getChildren(id));
+            }
+        }
+
+        /** @return the kit properties this listener collects, in plan order */
+        synchronized List<PropertyInfo> watched() {
+            return new ArrayList<>(byId.values());
         }
 
         @Override

@@ -85,12 +85,26 @@ public final class KitRunner {
      */
     public static Prepared prepare(Options o) {
         ClassLoader loader = ProviderLoader.classLoader(o.providerJars());
-        NdkProvider provider = ProviderLoader.find(o.provider(), loader);
         long seed = o.seed() != null ? o.seed() : TckConfig.randomSeed();
         o.settings().keySet().forEach(SettingKeys::register);
         TckConfig config = new TckConfig(o.provider(), new TreeMap<>(o.settings()), seed, o.seed() != null, o.profile(),
                 Optional.ofNullable(o.tries()), o.timeoutFactor());
-        ProviderUnderTest put = ProviderLoader.open(config, loader);
+        NdkProvider provider;
+        ProviderUnderTest put;
+        ProviderLoader.AdapterInfoResult info;
+        try {
+            provider = ProviderLoader.find(o.provider(), loader);
+            put = ProviderLoader.open(config, loader);
+            info = ProviderLoader.adapterInfo(put, loader, config.scaled(5000));
+            if (info.info() == null && !info.timedOut()) {
+                // no adapter could be opened or queried: nothing of the kit can run (a hang is judged by GEN-TIME-1)
+                throw new UsageException("setup error: " + info.error(),
+                        "the provider's openAdapter and NdkQueryAdapterInfo must work before any rule can be checked");
+            }
+        } catch (UsageException e) {
+            SetupErrorReport.write(o, seed, e);
+            throw e;
+        }
 
         RuleCatalog catalog = RuleCatalog.standard();
         List<String> ids = catalog.rules().stream().map(Rule::id).toList();
@@ -131,8 +145,10 @@ public final class KitRunner {
             }
         }
         List<PropertyInfo> planned = all.stream().filter(p -> p.ruleIds().stream().anyMatch(runRules::contains)).toList();
-        return new Prepared(o, loader, provider, put, config, catalog, all, byRule, selected, excluded,
+        Prepared prepared = new Prepared(o, loader, provider, put, config, catalog, all, byRule, selected, excluded,
                 exclusions, runRules, planned, params, seed);
+        prepared.adapterInfo = info;
+        return prepared;
     }
 
     /**
@@ -152,8 +168,12 @@ public final class KitRunner {
         }
     }
 
-    /** How long jqwik may shrink one failing property's counterexample, in seconds at timeout factor 1. */
-    static final double SHRINKING_SECONDS = 3;
+    /**
+     * How long jqwik may shrink one failing property's counterexample, in seconds at timeout factor 1: a safety net
+     * for a slow provider. Shrinking normally ends first, after the kit's step budget (KitLifecycle.SHRINK_STEPS),
+     * which, unlike a time bound, ends at the same counterexample in every run with the same seed.
+     */
+    static final double SHRINKING_SECONDS = 6;
 
     /**
      * jqwik's own log (java.util.logging, logger {@code net.jqwik}) speaks to property authors, e.g. "Shrinking
@@ -174,6 +194,7 @@ public final class KitRunner {
         }
         p.put(TckConfig.TIMEOUT_FACTOR, Double.toString(o.timeoutFactor()));
         p.put(org.ndktck.tck.harness.ConfigCapture.PRINT_SEED, "false");
+        p.put(PlatformReports.REPORTS, "false"); // the runner writes its reports itself
         p.put("jqwik.reporting.onlyfailures", "true");
         p.put("jqwik.reporting.usejunitplatform", "true");
         p.put("jqwik.database", o.reportDir().resolve("jqwik-database").toString());

@@ -73,7 +73,7 @@ public final class ProviderLoader {
      */
     public static List<String> names(ClassLoader loader) {
         try {
-            return Providers.all(loader).stream().map(NdkProvider::name).toList();
+            return Providers.list(loader).providers().stream().map(NdkProvider::name).toList();
         } catch (RuntimeException | LinkageError e) {
             throw new UsageException("cannot list providers: " + e, "check the --provider-jar entries and their META-INF/services files");
         }
@@ -88,9 +88,11 @@ public final class ProviderLoader {
     public static NdkProvider find(String name, ClassLoader loader) {
         Optional<NdkProvider> p;
         try {
-            p = Providers.find(name, loader);
+            p = Optional.ofNullable(Providers.load(name, loader));
+        } catch (Providers.LoadException e) {
+            throw new UsageException(e.getMessage(), "fix the provider class or its META-INF/services entry");
         } catch (RuntimeException | LinkageError e) {
-            throw new UsageException("cannot load provider '" + name + "': " + e, "check the --provider-jar entries");
+            throw new UsageException("cannot load provider '" + name + "': " + Providers.describe(e), "check the --provider-jar entries");
         }
         return p.orElseThrow(() -> new UsageException("unknown provider '" + name + "'; known providers: "
                 + describeKnown(names(loader)),
@@ -173,21 +175,24 @@ public final class ProviderLoader {
         t.setContextClassLoader(loader);
         t.start();
         try {
-            return new AdapterInfoResult(f.get(boundMillis, TimeUnit.MILLISECONDS), null);
+            return new AdapterInfoResult(f.get(boundMillis, TimeUnit.MILLISECONDS), null, false);
         } catch (TimeoutException e) {
-            return new AdapterInfoResult(null, "NdkQueryAdapterInfo did not return within " + boundMillis + " ms");
+            return new AdapterInfoResult(null, "NdkQueryAdapterInfo did not return within " + boundMillis + " ms", true);
         } catch (ExecutionException e) {
-            return new AdapterInfoResult(null, String.valueOf(e.getCause().getMessage()));
+            Throwable c = e.getCause();
+            return new AdapterInfoResult(null, c instanceof ProviderUnderTest.SetupException ? c.getMessage()
+                    : "provider '" + put.config().provider() + "': " + Providers.describe(c), false);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new AdapterInfoResult(null, "interrupted");
+            return new AdapterInfoResult(null, "interrupted", true);
         }
     }
 
     /**
-     * @param info  the adapter info, or null
-     * @param error why it is missing, or null
+     * @param info     the adapter info, or null
+     * @param error    why it is missing, or null
+     * @param timedOut whether it is missing because the provider did not answer within the bound
      */
-    public record AdapterInfoResult(NdkAdapterInfo info, String error) {
+    public record AdapterInfoResult(NdkAdapterInfo info, String error, boolean timedOut) {
     }
 }

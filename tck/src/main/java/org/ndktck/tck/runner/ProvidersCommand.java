@@ -35,8 +35,11 @@ public final class ProvidersCommand implements Callable<Integer> {
     public Integer call() {
         ClassLoader loader = ProviderLoader.classLoader(providerJars);
         List<NdkProvider> all;
+        List<String> broken;
         try {
-            all = Providers.all(loader);
+            Providers.Listing listing = Providers.list(loader);
+            all = listing.providers();
+            broken = listing.errors();
         } catch (RuntimeException | LinkageError e) {
             throw new UsageException("cannot list providers: " + e, "check the --provider-jar entries and their META-INF/services files");
         }
@@ -48,6 +51,9 @@ public final class ProvidersCommand implements Callable<Integer> {
         }
         parent.out.println();
         parent.out.println(chosen.size() + " of " + all.size() + " providers; ./ndk-tck run --provider NAME runs the kit against one");
+        for (String b : broken) {
+            parent.err.println("ndk-tck providers: not loadable (left out): " + b);
+        }
         return NdkTckCommand.OK;
     }
 }

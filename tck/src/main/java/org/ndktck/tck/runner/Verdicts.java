@@ -130,7 +130,7 @@ public final class Verdicts {
         if (selected) {
             for (PropertyOutcome o : own) {
                 if (o.failed()) {
-                    (cutShortByOtherRules(o) ? cutShort : failed).add(o);
+                    (cutShortByOtherRules(o) || !chargedTo(o, id) ? cutShort : failed).add(o);
                 }
             }
         }
@@ -158,7 +158,9 @@ public final class Verdicts {
                     sb.append(f.property().propertyId()).append(": ");
                 }
                 // a rule reported by another rule's property: that violation's own message, when the failure carries it
-                String own2 = f.property().ruleIds().contains(id) ? null : Failures.violationMessage(f.failure(), id).orElse(null);
+                String own2 = f.property().ruleIds().contains(id)
+                        && !(f.failure() instanceof org.ndktck.tck.RuleViolation rv && !rv.ruleId().equals(id))
+                        ? null : Failures.violationMessage(f.failure(), id).orElse(null);
                 sb.append(own2 != null ? own2 : f.message() == null || f.message().isBlank() ? f.status() : f.message());
             }
             if (!adv.isEmpty()) {
@@ -215,8 +217,46 @@ public final class Verdicts {
         return new RunReport.RuleReport(id, rule == null ? "" : rule.title(), rule == null ? "" : rule.function(),
                 strength == null ? "UNKNOWN" : strength.name(), rule == null ? "" : rule.check().name(),
                 verdict.name(), selected, tries, checks, millis, Summaries.rate(tries, millis), message, counterexample,
-                seed, ran || !props.isEmpty() ? replay.apply(id) : null,
+                seed, ran || !props.isEmpty() || !failed.isEmpty() ? replay.apply(replayRules(id, selected, failed)) : null,
                 props.stream().map(PropertyInfo::propertyId).distinct().toList(), adv);
+    }
+
+    /**
+     * The rules a rule's replay selects. Normally the rule itself. When its first failure (the one whose
+     * counterexample the report shows) was found by a property of another rule, the replay selects that property's
+     * first rule too, so it runs the property that found it (same seed, hence the same counterexample); and it
+     * selects the rule itself only if this run did, since the rule's own properties, had they run and failed, would
+     * have been reported first.
+     *
+     * @param id       the rule
+     * @param selected whether this run selected the rule
+     * @param failed   its failures, the one shown first
+     * @return the {@code --rules} value of its replay
+     */
+    static String replayRules(String id, boolean selected, List<PropertyOutcome> failed) {
+        if (failed.isEmpty() || failed.get(0).property().ruleIds().contains(id) || failed.get(0).property().ruleIds().isEmpty()) {
+            return id;
+        }
+        String finder = failed.get(0).property().ruleIds().iterator().next();
+        return selected ? id + "," + finder : finder;
+    }
+
+    /**
+     * Whether a failure of a property that checks several rules is charged to one of them: a crash or time-out
+     * (no rule named) is charged to every rule of the property; a {@code RuleViolation} only to the rules it names
+     * (the rule the provider broke), so a property of MR-DEREG-3, INV-4 and MR-TOK-6 that finds two registrations
+     * sharing a token fails MR-TOK-6 and leaves MR-DEREG-3 and INV-4 cut short.
+     *
+     * @param o  a failed outcome of one of {@code id}'s properties
+     * @param id the rule
+     * @return true when the failure counts against {@code id}
+     */
+    static boolean chargedTo(PropertyOutcome o, String id) {
+        if (!"FAILED".equals(o.status()) || !(o.failure() instanceof org.ndktck.tck.RuleViolation)) {
+            return true;
+        }
+        Set<String> named = Failures.violatedRules(o.failure());
+        return named.isEmpty() || named.contains(id);
     }
 
     /**

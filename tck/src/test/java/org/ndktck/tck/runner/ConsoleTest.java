@@ -31,4 +31,15 @@ class ConsoleTest {
         assertThat(Console.plural(1, "property", "properties")).isEqualTo("property");
         assertThat(Console.plural(2, "property", "properties")).isEqualTo("properties");
     }
+
+    @Test
+    void anActionChainSeenUnderOneRuleIsReferredToUnderTheNext() {
+        java.util.Map<String, String> shown = new java.util.HashMap<>();
+        String m = "[MR-TOK-2] MUST: NdkRead(...)\n  expected: x\n  after the steps: [create a normal MR, close an MR]";
+        assertThat(Console.onceEach("MR-TOK-2", m, shown)).isEqualTo(m);
+        assertThat(Console.onceEach("INV-4", "reported: " + m, shown))
+                .endsWith("  after the steps shown under MR-TOK-2 above")
+                .doesNotContain("create a normal MR");
+        assertThat(Console.onceEach("MR-FR-4", "  after the steps: [other]", shown)).contains("[other]");
+    }
 }

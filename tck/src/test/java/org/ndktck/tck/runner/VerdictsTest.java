@@ -223,4 +223,37 @@ class VerdictsTest {
         assertThat(org.ndktck.tck.harness.Refusals.floor(1000)).isEqualTo(100);
         assertThat(org.ndktck.tck.harness.Refusals.floor(51)).isEqualTo(6);
     }
+
+    @Test
+    void aViolationFoundByAPropertyOfSeveralRulesIsChargedOnlyToTheRulesItNames() {
+        PropertyInfo chain = prop("P#chain", "T-MUST", "T-SHOULD", "T-OTHER");
+        PropertyInfo notRun = prop("P#notRun", "T-NOTRUN");
+        List<PropertyOutcome> outcomes = List.of(outcome(chain, "FAILED", "[T-OTHER] MUST: two MRs share a token",
+                new RuleViolation("T-OTHER", "two MRs share a token")));
+        Map<String, RunReport.RuleReport> v = compute(Set.of("T-MUST", "T-SHOULD", "T-OTHER"), List.of(chain, notRun), outcomes, List.of());
+        assertThat(v.get("T-OTHER").verdict()).isEqualTo("FAIL");
+        assertThat(v.get("T-MUST").verdict()).as("the chain property stopped at another rule's violation").isEqualTo("UNTESTED");
+        assertThat(v.get("T-MUST").message()).startsWith("cut short: P#chain").contains("T-OTHER");
+        assertThat(v.get("T-SHOULD").verdict()).isEqualTo("UNTESTED");
+        // a crash of the same property is charged to each of its rules
+        Map<String, RunReport.RuleReport> crash = compute(Set.of("T-MUST", "T-OTHER"), List.of(chain), List.of(
+                outcome(chain, "FAILED", "IllegalStateException: boom", new IllegalStateException("boom"))), List.of());
+        assertThat(crash.get("T-MUST").verdict()).isEqualTo("FAIL");
+        assertThat(crash.get("T-OTHER").verdict()).isEqualTo("FAIL");
+    }
+
+    @Test
+    void aRuleReportedByAnotherRulesPropertyReplaysWithThatPropertysRule() {
+        PropertyInfo finder = prop("P#finder", "T-OTHER");
+        PropertyInfo own = prop("P#own", "T-NOTRUN");
+        List<PropertyOutcome> outcomes = List.of(outcome(own, "SUCCESSFUL", "", null), outcome(finder, "FAILED",
+                "[T-NOTRUN] MUST: x", new RuleViolation("T-NOTRUN", "x")));
+        Map<String, RunReport.RuleReport> selected = compute(Set.of("T-NOTRUN", "T-OTHER"), List.of(finder, own), outcomes, List.of());
+        assertThat(selected.get("T-NOTRUN").verdict()).isEqualTo("FAIL");
+        assertThat(selected.get("T-NOTRUN").replay()).isEqualTo("./ndk-tck run --rules T-NOTRUN,T-OTHER");
+        Map<String, RunReport.RuleReport> notSelected = compute(Set.of("T-OTHER"), List.of(finder, own),
+                List.of(outcomes.get(1)), List.of());
+        assertThat(notSelected.get("T-NOTRUN").replay()).as("its own properties would fail first if the replay selected it")
+                .isEqualTo("./ndk-tck run --rules T-OTHER");
+    }
 }

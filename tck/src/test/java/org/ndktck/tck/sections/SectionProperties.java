@@ -14,6 +14,8 @@ import org.ndktck.tck.properties.MrLifecycleStateProperties;
 import org.ndktck.tck.properties.PostingProperties;
 import org.ndktck.tck.properties.PrivilegedTokenProperties;
 import org.ndktck.tck.properties.ReadWriteProperties;
+import org.ndktck.tck.properties.RemoteInvalidationAbortProperties;
+import org.ndktck.tck.properties.SendProperties;
 import org.ndktck.tck.properties.SgeProperties;
 import org.ndktck.tck.properties.TokenProperties;
 
@@ -28,6 +30,6 @@ final class SectionProperties {
                 PrivilegedTokenProperties.class, SgeProperties.class, LamProperties.class, MdlVirtualAddressProperties.class,
                 InvalidateProperties.class, PostingProperties.class, ReadWriteProperties.class, FlushProperties.class,
                 CqProperties.class, DeferProperties.class, CloseProperties.class, AdapterInfoProperties.class,
-                MrLifecycleStateProperties.class};
+                MrLifecycleStateProperties.class, SendProperties.class, RemoteInvalidationAbortProperties.class};
     }
 }

@@ -1,0 +1,154 @@
+package com.example.ndk.route;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.ndktck.tck.RunLedger;
+import org.ndktck.tck.harness.TckConfig;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+/**
+ * The Maven route tests the provider its {@code @Suite} names (issue 14, point 1): runs each suite of this build on
+ * the JUnit Platform launcher, as Surefire would, and checks what the kit did.
+ */
+class MavenRouteTest {
+    /** What one suite's run produced: each test (property) with its result. */
+    record Outcome(List<String> succeeded, List<String> failed, List<String> failureMessages, List<String> skipped,
+                   List<String> skipReasons) {
+    }
+
+    @TempDir
+    static Path reports;
+
+    /** @return report.json of a suite, as the kit's listener wrote it under ndk.tck.reportDir */
+    private static JsonNode report(Class<?> suite) throws IOException {
+        return new ObjectMapper().readTree(reports.resolve(suite.getSimpleName()).resolve("report.json").toFile());
+    }
+
+    private static JsonNode rule(JsonNode report, String id) {
+        for (JsonNode r : report.get("rules")) {
+            if (r.get("id").asText().equals(id)) {
+                return r;
+            }
+        }
+        throw new AssertionError("no rule " + id + " in report.json");
+    }
+
+    private static Outcome run(Class<?> suite) {
+        Outcome o = new Outcome(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        Launcher launcher = LauncherFactory.create();
+        // as this build's Surefire configuration has them: jqwik reports only failures, to the platform
+        launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(suite))
+                        .configurationParameter("jqwik.reporting.onlyfailures", "true")
+                        .configurationParameter("jqwik.reporting.usejunitplatform", "true")
+                        .configurationParameter("ndk.tck.reportDir", reports.toString()).build(),
+                new TestExecutionListener() {
+                    @Override
+                    public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+                        if (!id.isTest()) {
+                            return;
+                        }
+                        if (result.getStatus() == TestExecutionResult.Status.SUCCESSFUL) {
+                            o.succeeded().add(id.getDisplayName());
+                        } else {
+                            o.failed().add(id.getDisplayName());
+                            o.failureMessages().add(result.getThrowable().map(Throwable::getMessage).orElse(""));
+                        }
+                    }
+
+                    @Override
+                    public void executionSkipped(TestIdentifier id, String reason) {
+                        if (id.isTest()) {
+                            o.skipped().add(id.getDisplayName());
+                            o.skipReasons().add(reason);
+                        }
+                    }
+                });
+        return o;
+    }
+
+    @BeforeEach
+    void forgetEarlierRuns() {
+        RunLedger.reset();
+    }
+
+    @Test
+    void aLegalProviderNamedBySuiteParametersPassesWithTheSuitesSeedAndTries() throws IOException {
+        Outcome o = run(LegalProviderSuite.class);
+        assertEquals(List.of(), o.failureMessages(), "a legal provider must pass");
+        assertFalse(o.succeeded().isEmpty(), "no property ran");
+        List<RunLedger.PropertyRecord> records = RunLedger.properties();
+        assertFalse(records.isEmpty());
+        TckConfig suiteConfig = new TckConfig("legal:foreign-thread-completion", Map.of(), 4242, true,
+                TckConfig.Profile.STANDARD, Optional.of(7), 3.0);
+        for (RunLedger.PropertyRecord r : records) {
+            assertTrue(r.ruleIds().contains("MR-FR-4") || r.ruleIds().contains("MR-TOK-2"), r.property());
+            assertEquals(Long.toString(suiteConfig.seedFor(r.property())), r.seed(), r.property() + ": not the suite's seed");
+            assertTrue(r.tries() <= 7, r.property() + " ran " + r.tries() + " tries, not the suite's 7");
+        }
+        assertTrue(records.stream().anyMatch(r -> r.tries() == 7), "no property ran the suite's 7 tries");
+
+        // the same per-rule reports as ./ndk-tck run, written by the kit's listener
+        JsonNode report = report(LegalProviderSuite.class);
+        assertEquals("legal:foreign-thread-completion", report.get("provider").get("name").asText());
+        assertEquals("4242", report.get("seedText").asText());
+        assertEquals(0, report.get("exitCode").asInt());
+        assertEquals("PASS", rule(report, "MR-FR-4").get("verdict").asText());
+        assertEquals("PASS", rule(report, "MR-TOK-2").get("verdict").asText());
+        assertEquals("UNTESTED", rule(report, "MR-FR-10").get("verdict").asText(), "a rule the suite did not select");
+        assertTrue(Files.isRegularFile(reports.resolve("LegalProviderSuite/report.html")));
+        String junit = Files.readString(reports.resolve("LegalProviderSuite/junit/TEST-ndk-tck.xml"));
+        assertTrue(junit.contains("name=\"MR-FR-4\""), junit);
+        assertTrue(junit.contains("tests=\"2\" failures=\"0\""), "one test case per selected rule: " + junit);
+    }
+
+    @Test
+    void aFaultNamedBySuiteParametersFailsTheRuleItBreaks() throws IOException {
+        Outcome o = run(FaultProviderSuite.class);
+        assertFalse(o.failed().isEmpty(), "fault:MR-FR-4 passed the Maven route: the suite's provider was not used");
+        assertTrue(o.failureMessages().stream().anyMatch(m -> m.contains("MR-FR-4")), String.join("\n", o.failureMessages()));
+        assertTrue(o.failureMessages().stream().noneMatch(m -> m.contains("setup error")), String.join("\n", o.failureMessages()));
+        JsonNode report = report(FaultProviderSuite.class);
+        assertEquals("fault:MR-FR-4", report.get("provider").get("name").asText());
+        assertEquals("FAIL", rule(report, "MR-FR-4").get("verdict").asText());
+        assertEquals(1, report.get("exitCode").asInt());
+        assertTrue(rule(report, "MR-FR-4").get("replay").asText().contains("--provider fault:MR-FR-4 --rules MR-FR-4 --seed "));
+    }
+
+    @Test
+    void anUnknownProviderFailsWithOneSetupError() throws IOException {
+        Outcome o = run(UnknownProviderSuite.class);
+        assertEquals(1, o.failed().size(), "failures: " + o.failed());
+        String message = o.failureMessages().get(0);
+        assertTrue(message.startsWith("ndk-tck setup error: unknown provider 'no-such-provider'; known providers: reference"), message);
+        assertFalse(message.contains("\n"), message);
+        assertEquals(List.of(), o.succeeded());
+        assertFalse(o.skipped().isEmpty());
+        assertTrue(o.skipReasons().stream().allMatch(r -> r.contains("unknown provider 'no-such-provider'")), o.skipReasons().toString());
+        JsonNode report = report(UnknownProviderSuite.class);
+        assertEquals(2, report.get("exitCode").asInt());
+        assertTrue(report.get("notes").get(0).asText().startsWith("setup error: unknown provider 'no-such-provider'"),
+                report.get("notes").toString());
+    }
+}

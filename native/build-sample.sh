@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds the sample C provider and its fault variants with gcc (issue 19). The Maven build of native/ runs it
+# in generate-resources; run it by hand after editing the C code:
+#   bash native/build-sample.sh [OUTDIR]        (default: native/target/native)
+# Output: libndk_sample.so (the sample), libndk_sample_fault_<RULE>.so (one planted bug each; the kit must FAIL
+# that rule), and three broken libraries for the bridge's own tests (wrong header version, a missing symbol,
+# a file that is not a library). Needs only gcc; CC overrides the compiler, CFLAGS adds flags.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+out="${1:-$here/target/native}"
+cc="${CC:-gcc}"
+mkdir -p "$out"
+if ! command -v "$cc" >/dev/null 2>&1; then
+    echo "build-sample.sh: the C compiler '$cc' is not on the PATH (hint: install gcc)" >&2
+    exit 2
+fi
+flags=(-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -pthread -I "$here/include")
+src="$here/sample/ndk_sample.c"
+build() { # name, extra flags...
+    local name="$1"; shift
+    "$cc" "${flags[@]}" ${CFLAGS:-} "$@" -o "$out/$name.so" "$src"
+}
+build libndk_sample
+# fault variants: libndk_sample_fault_<rule the kit must FAIL>[_<variant>]
+build libndk_sample_fault_MR-FR-4 -DFAULT_MR_FR_4 -DSAMPLE_NAME='"ndk-sample fault MR-FR-4"'
+build libndk_sample_fault_MR-FR-3 -DFAULT_MR_FR_3 -DSAMPLE_NAME='"ndk-sample fault MR-FR-3"'
+build libndk_sample_fault_MR-REG-4_wrap -DFAULT_MR_REG_4_WRAP -DSAMPLE_NAME='"ndk-sample fault MR-REG-4/wrap"'
+build libndk_sample_fault_MR-REG-7 -DFAULT_MR_REG_7 -DSAMPLE_NAME='"ndk-sample fault MR-REG-7"'
+build libndk_sample_fault_GEN-CB-1_twice -DFAULT_GEN_CB_1_TWICE -DSAMPLE_NAME='"ndk-sample fault GEN-CB-1/twice"'
+build libndk_sample_fault_GEN-TIME-1_hang -DFAULT_HANG -DSAMPLE_NAME='"ndk-sample fault GEN-TIME-1/hang"'
+build libndk_sample_crash -DFAULT_SEGV -DSAMPLE_NAME='"ndk-sample crash"'
+# broken libraries for the bridge's tests
+build libndk_sample_header99 -DSAMPLE_HEADER_VERSION=99u -DSAMPLE_NAME='"ndk-sample header 99"'
+printf 'int ndk_tck_nothing_here(void) { return 0; }\n' > "$out/missing_symbol.c"
+"$cc" -shared -fPIC -o "$out/libndk_missing_symbol.so" "$out/missing_symbol.c"
+printf 'this is not a shared library\n' > "$out/libndk_not_a_library.so"
+echo "build-sample.sh: built $(ls "$out"/*.so | wc -l) libraries in $out"

@@ -1,0 +1,82 @@
+package org.ndktck.nativebridge;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.ndktck.spec.InvalidSettingException;
+import org.ndktck.spec.NdkAdapterFactory;
+import org.ndktck.spec.NdkProvider;
+
+/**
+ * The provider {@code native}: runs a provider written in C, a shared library built against
+ * {@code native/include/ndk_tck_provider.h}, under the kit through JNA (issue 19):
+ * {@code ./ndk-tck run --provider native --set library=PATH.so [--set KEY=VALUE ...]}.
+ *
+ * <p>Settings: {@code library} (required) is the library's path; {@code crashGuard=on|off} (default on) says
+ * whether {@code ./ndk-tck run} runs the kit in a child process that a crash of the library cannot take the
+ * run's results with ({@link CrashGuard}); every other key goes to the library's NdkTckConfigure unchanged,
+ * which validates it. A library that cannot be loaded, lacks an entry point or reports another header version
+ * is a setting error of one line (exit 2). Registered in {@code META-INF/services/org.ndktck.spec.NdkProvider}.
+ */
+public final class NativeProvider implements NdkProvider {
+    /** The short name. */
+    public static final String NAME = "native";
+    /** The version of ndk_tck_provider.h this bridge speaks (NDK_TCK_PROVIDER_HEADER_VERSION). */
+    public static final int HEADER_VERSION = 1;
+    /** Setting key: the library's path. */
+    public static final String LIBRARY = "library";
+    /** Setting key: the crash guard of {@code ./ndk-tck run} (on or off). */
+    public static final String CRASH_GUARD = "crashGuard";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "a provider written in C: --set library=PATH.so (built against native/include/ndk_tck_provider.h; "
+                + "the sample: native/target/native/libndk_sample.so)";
+    }
+
+    @Override
+    public Map<String, String> settingDescriptions() {
+        Map<String, String> d = new LinkedHashMap<>();
+        d.put(LIBRARY, "path of the C provider's shared library (required), e.g. native/target/native/libndk_sample.so");
+        d.put(CRASH_GUARD, "on|off: ./ndk-tck run survives a crash of the library in a child process; default on");
+        d.put("<other>", "passed to the library's NdkTckConfigure (the sample: completion, readSinkNotRequired, "
+                + "ndkVersion, pageSize, frmrPageCount, maxRegistrationSize, maxObjects, seed)");
+        return d;
+    }
+
+    /**
+     * Loads the library and configures it.
+     *
+     * @param settings {@code library=PATH}, optionally {@code crashGuard}, and the library's own settings
+     * @return the configured provider
+     * @throws InvalidSettingException when {@code library} is missing or unusable, or the library rejects a setting
+     */
+    @Override
+    public NdkAdapterFactory configure(Map<String, String> settings) throws InvalidSettingException {
+        String library = settings.get(LIBRARY);
+        if (library == null || library.isBlank()) {
+            throw new InvalidSettingException("setting library is required: the path of a C provider's shared library "
+                    + "(the sample: --set library=native/target/native/libndk_sample.so)");
+        }
+        String guard = settings.getOrDefault(CRASH_GUARD, "on");
+        if (!guard.equals("on") && !guard.equals("off")) {
+            throw new InvalidSettingException("invalid setting crashGuard=" + guard + ": allowed is on or off");
+        }
+        NativeLibraryHandle lib = NativeLibraryHandle.load(library.trim());
+        Map<String, String> own = new LinkedHashMap<>(settings);
+        own.remove(LIBRARY);
+        own.remove(CRASH_GUARD);
+        NativeLibraryHandle.Configured configured = lib.configure(own);
+        Map<String, String> effective = new LinkedHashMap<>();
+        effective.put(LIBRARY, library.trim());
+        effective.put(CRASH_GUARD, guard);
+        lib.defaults.forEach((k, v) -> effective.put(k, own.getOrDefault(k, v)));
+        own.forEach(effective::putIfAbsent);
+        return new NativeFactory(lib, configured, effective);
+    }
+}

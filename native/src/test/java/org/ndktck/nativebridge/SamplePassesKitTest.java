@@ -1,0 +1,35 @@
+package org.ndktck.nativebridge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Issue 19, point 3: the sample C provider, built by this module's build with gcc, passes the whole kit through
+ * the bridge in the reference provider's configurations that apply: every completion style (inline; pending,
+ * whose completions come from C threads; early, whose completions come from inside the call before it returns
+ * STATUS_PENDING), and an adapter that requires RDMA_READ_SINK. 0 FAIL and 0 UNTESTED; CI runs the smoke
+ * profile with fewer tries for the slower styles (the full profiles: BENCHMARKS.md).
+ */
+class SamplePassesKitTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "completion={0}, readSinkNotRequired={1}, tries={2}")
+    @CsvSource({"inline, true, 50", "pending, true, 10", "early, true, 10", "inline, false, 10"})
+    void theWholeKitPasses(String completion, String readSinkNotRequired, String tries) throws Exception {
+        KitCli.Result r = KitCli.run(dir, "run", "--provider", "native", "--set", "library=" + KitCli.lib("libndk_sample.so"),
+                "--set", "completion=" + completion, "--set", "readSinkNotRequired=" + readSinkNotRequired,
+                "--tries", tries, "--quiet");
+        assertThat(r.rulesWith("FAIL")).as(r.out()).isEmpty();
+        assertThat(r.rulesWith("UNTESTED")).as(r.out()).isEmpty();
+        assertThat(r.rulesWith("ADVISORY")).as(r.out()).isEmpty();
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        assertThat(r.rulesWith("PASS")).hasSizeGreaterThanOrEqualTo(readSinkNotRequired.equals("true") ? 83 : 80);
+        assertThat(r.report().at("/provider/settings/completion").asText()).isEqualTo(completion);
+    }
+}

@@ -1,0 +1,148 @@
+package org.ndktck.tck.properties;
+
+import net.jqwik.api.Assume;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Tag;
+import net.jqwik.api.constraints.IntRange;
+import org.ndktck.spec.NdkMrFlags;
+import org.ndktck.spec.NdkOpFlags;
+import org.ndktck.spec.NdkOperationType;
+import org.ndktck.spec.NdkSge;
+import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.Hex;
+import org.ndktck.tck.harness.NdkSession;
+import org.ndktck.tck.harness.NdkKit;
+import org.ndktck.tck.harness.Probes;
+import org.ndktck.tck.harness.Region;
+import org.ndktck.tck.harness.SessionTools;
+import org.ndktck.tck.harness.Violations;
+import org.ndktck.tck.harness.WorkRequest;
+
+import java.util.Arrays;
+import java.util.List;
+
+import static org.ndktck.tck.harness.Hex.u32;
+
+/**
+ * COV-3: an NdkSendAndInvalidate whose token names no live fast registration of the receiving QP's PD
+ * invalidates nothing. The target keeps fast registrations A and B and an NdkRegisterMr region M live (and
+ * fast registration C, invalidated with NdkInvalidate before), the peer an NdkRegisterMr region P on its own
+ * PD. On a separate connected pair of QPs (so an error state the bad token may cause does not reach the probes)
+ * the peer sends NdkSendAndInvalidate with a bad token into a posted receive; whatever their completion
+ * statuses, A, B, M and P must then still take an access with their tokens and move the right bytes.
+ */
+@NdkKit
+public class RemoteInvalidateTokenProperties {
+
+    /** The bad token of the SendAndInvalidate. */
+    enum BadToken {
+        /** A token no registration of the adapter holds. */
+        NEVER_ISSUED,
+        /** The remote token of P, a registration of the peer's PD (not the receiving QP's). */
+        ANOTHER_PD,
+        /** The local token of A or of M, where it differs from that registration's remote token. */
+        LOCAL_TOKEN,
+        /** C's token, invalidated with NdkInvalidate before. */
+        ALREADY_INVALIDATED
+    }
+
+    /**
+     * COV-3: a SendAndInvalidate carrying a token that names nothing it may invalidate leaves every other
+     * registration working.
+     *
+     * @param bad   the bad token's kind
+     * @param pages pages of each fast registration (1 to 3)
+     * @param n     bytes sent (1 to 64)
+     * @param seed  picks the made-up token and which local token
+     */
+    @Property(tries = 120, edgeCases = EdgeCasesMode.MIXIN)
+    @NdkRule("COV-3")
+    @Tag("COV-3")
+    void aSendAndInvalidateWithABadTokenInvalidatesNothingElse(@ForAll BadToken bad, @ForAll @IntRange(min = 1, max = 3) int pages,
+            @ForAll @IntRange(min = 1, max = 64) int n, @ForAll int seed) {
+        SectionChecks.cover("bad token", bad.name(), Arrays.stream(BadToken.values()).map(Enum::name).toList());
+        NdkSession.inTry(s -> {
+            try (SessionTools t = SessionTools.of(s)) {
+                int p = s.pageSize();
+                int rw = NdkOpFlags.ALLOW_REMOTE_READ | NdkOpFlags.ALLOW_REMOTE_WRITE;
+                int mrRw = NdkMrFlags.ALLOW_REMOTE_READ | NdkMrFlags.ALLOW_REMOTE_WRITE;
+                SessionTools.FastRegion a = t.fastRegistered(pages, 0, rw, true);
+                SessionTools.FastRegion b = t.fastRegistered(pages, 0, rw, true);
+                SessionTools.FastRegion c = t.fastRegistered(pages, 0, rw, true);
+                NdkSession.WrOutcome inv = s.invalidate(c.mr(), 0);
+                Assume.that(inv.succeeded());
+                SessionTools.Registered m = t.registered(s.target(), 1, 0, p, mrRw);
+                SessionTools.Registered other = t.registered(s.peer(), 1, 0, p, mrRw);
+                int token = switch (bad) {
+                    case NEVER_ISSUED -> madeUp(seed, List.of(a.token(), b.token(), c.token(), m.remoteToken(), other.remoteToken(),
+                            a.local(), b.local(), m.localToken(), other.localToken()));
+                    case ANOTHER_PD -> other.remoteToken();
+                    case LOCAL_TOKEN -> {
+                        int[] candidates = a.local() != a.token() ? new int[]{a.local(), m.localToken()} : new int[]{m.localToken()};
+                        int lt = candidates[Math.floorMod(seed, candidates.length)];
+                        Assume.that(lt != a.token() && lt != b.token() && lt != m.remoteToken() && lt != other.remoteToken());
+                        yield lt;
+                    }
+                    case ALREADY_INVALIDATED -> c.token();
+                };
+                Assume.that(token != a.token() && token != b.token());
+                SessionTools.QpRef[] pair = t.connectedPair(0);
+                SessionTools.Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                SessionTools.Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
+                WorkRequest recv = t.receive(pair[0], new NdkSge[]{sink.sge(0, n)}, NdkOperationType.RECEIVE_AND_INVALIDATE)
+                        .acceptEitherReceiveType();
+                WorkRequest send = t.sendAndInvalidate(pair[1], new NdkSge[]{src.sge(0, n)}, token, 0);
+                NdkSession.WrOutcome so = t.complete(send);
+                // a send refused before it left delivers nothing: its receive stays posted until tear-down flushes it
+                boolean sendRefusedInline = !org.ndktck.spec.NtStatus.STATUS_SUCCESS.equals(so.returned())
+                        && !org.ndktck.spec.NtStatus.STATUS_PENDING.equals(so.returned());
+                String ro = sendRefusedInline && recv.entry() == null ? "not completed (the send failed inline)" : t.complete(recv).describe();
+                sink.buffer().acceptActual(0, n);
+                String after = " after the peer's " + so.call() + " with " + bad + " token " + u32(token) + " (send: " + so.describe()
+                        + "; receive: " + ro + ")";
+                stillWorks(s, "fast registration A", a.region(), after);
+                stillWorks(s, "fast registration B", b.region(), after);
+                stillWorks(s, "the NdkRegisterMr region M of the target's PD", m.region(), after);
+                // P lives on the peer's PD: the target reaches it with NdkWrite and NdkRead of its own
+                byte[] data = SessionTools.complement(other.buffer().expected(0, 8));
+                SessionTools.Registered local = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
+                local.buffer().put(0, data);
+                NdkSession.WrOutcome w = t.complete(t.write(t.target(), new NdkSge[]{local.sge(0, 8)}, other.va(), other.remoteToken(), 0));
+                byte[] landed = other.buffer().read(0, 8);
+                if (!w.succeeded() || !Arrays.equals(landed, data)) {
+                    throw Violations.of("COV-3", w.call() + " into the peer PD's region P with its token " + u32(other.remoteToken()) + after,
+                            "STATUS_SUCCESS and " + Hex.bytes(data) + " in P: nothing but the named registration may be invalidated",
+                            w.describe() + "; P holds " + Hex.bytes(landed));
+                }
+                other.buffer().expectWrite(0, data);
+                s.checkMemory("COV-3", "accesses of the live registrations" + after);
+            }
+        });
+    }
+
+    /** The peer writes and reads back a few bytes of a region that must still be live. */
+    private static void stillWorks(NdkSession s, String name, Region r, String after) {
+        int n = (int) Math.min(8, r.length());
+        NdkSession.Access w = Probes.writeInside(s, r, 0, n);
+        if (!w.succeeded()) {
+            throw Violations.of("COV-3", w.describe() + " into " + name + " with its token " + u32(r.remoteToken()) + after,
+                    "STATUS_SUCCESS: nothing but the registration the token names may be invalidated", w.outcome().describe());
+        }
+        NdkSession.Access rd = Probes.readInside(s, r, 0, n);
+        byte[] expected = Probes.expectedAt(r, 0, n);
+        if (!rd.succeeded() || !Arrays.equals(rd.data(), expected)) {
+            throw Violations.of("COV-3", rd.describe() + " of " + name + " with its token " + u32(r.remoteToken()) + after,
+                    "STATUS_SUCCESS and " + Hex.bytes(expected), rd.outcome().describe() + (rd.succeeded() ? ", read " + Hex.bytes(rd.data()) : ""));
+        }
+    }
+
+    private static int madeUp(int seed, List<Integer> live) {
+        int v = 0x7A11_0000 ^ seed * 0x9E3779B1;
+        while (v == 0 || live.contains(v)) {
+            v = v * 31 + 11;
+        }
+        return v;
+    }
+}

@@ -1,0 +1,206 @@
+package org.ndktck.tck.properties;
+
+import net.jqwik.api.Assume;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Tag;
+import net.jqwik.api.constraints.IntRange;
+import org.ndktck.spec.NdkMrFlags;
+import org.ndktck.spec.NdkOperationType;
+import org.ndktck.spec.NdkSge;
+import org.ndktck.spec.NtStatus;
+import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.Refusals;
+import org.ndktck.tck.harness.Hex;
+import org.ndktck.tck.harness.NdkKit;
+import org.ndktck.tck.harness.NdkSession;
+import org.ndktck.tck.harness.SessionTools;
+import org.ndktck.tck.harness.Violations;
+import org.ndktck.tck.harness.WorkRequest;
+
+import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
+
+/**
+ * COV-4: every SGE of a request counts, at every position up to the QP's limits. On a pair of QPs created with
+ * up to {@link #WANT_SGE} SGEs a request (initiator and receive side), the target posts an NdkWrite, NdkRead,
+ * NdkSend or NdkReceive whose SGL has m SGEs in a (usually scattered) registered buffer, some crossing page
+ * boundaries. With every SGE good, the request must succeed and move the bytes of every SGE, in order. With SGE
+ * k bad (past the end of its region, a made-up token, a token of the peer's PD, a sink in a region without
+ * local write), the request must fail and no byte the bad SGE names may change.
+ */
+@NdkKit
+public class SgePositionProperties {
+    /** The most SGEs a request the property asks the QPs for. */
+    static final int WANT_SGE = 16;
+
+    /** What is wrong with SGE k. */
+    enum Bad {
+        /** Nothing: every SGE is good. */
+        NONE,
+        /** SGE k straddles the end of its region. */
+        PAST_END,
+        /** SGE k carries a token no registration holds (its address is inside the buffer of SGE 0). */
+        MADE_UP_TOKEN,
+        /** SGE k lies in a region of the peer's PD, with that region's local token. */
+        ANOTHER_PD,
+        /** SGE k is a sink in a region registered without local write (for a source: a made-up token). */
+        NO_LOCAL_WRITE
+    }
+
+    /** The request. */
+    enum Use {
+        /** NdkWrite from the SGL. */
+        WRITE,
+        /** NdkRead into the SGL. */
+        READ,
+        /** NdkSend from the SGL. */
+        SEND,
+        /** NdkReceive into the SGL. */
+        RECEIVE
+    }
+
+    /**
+     * COV-4: a bad SGE at any position fails the request; all-good SGEs each move their bytes.
+     *
+     * @param use      the request
+     * @param bad      what is wrong with SGE k
+     * @param sgeCount SGEs wanted (capped by the QPs' limits)
+     * @param kSeed    picks k in [0, m)
+     * @param len      bytes of each SGE (1 to 48)
+     */
+    @Property(tries = 120, edgeCases = EdgeCasesMode.MIXIN)
+    @NdkRule("COV-4")
+    @Tag("COV-4")
+    void everySgePositionIsCheckedAndMoved(@ForAll Use use, @ForAll Bad bad, @ForAll @IntRange(min = 2, max = WANT_SGE) int sgeCount,
+            @ForAll @IntRange(min = 0, max = 1 << 20) int kSeed, @ForAll @IntRange(min = 1, max = 48) int len) {
+        SectionChecks.cover("bad", bad.name());
+        NdkSession.inTry(s -> {
+            try (SessionTools t = SessionTools.of(s)) {
+                int p = s.pageSize();
+                long limit = Math.min(Integer.toUnsignedLong(s.info().maxInitiatorRequestSge()),
+                        Integer.toUnsignedLong(s.info().maxReceiveRequestSge()));
+                if (use == Use.READ) {
+                    limit = Math.min(limit, Integer.toUnsignedLong(s.info().maxReadRequestSge()));
+                }
+                int m = (int) Math.min(sgeCount, limit);
+                Assume.that(m >= 2);
+                int k = kSeed % m;
+                SessionTools.QpRef[] pair = t.connectedPair(0, m);
+                boolean sink = use == Use.READ || use == Use.RECEIVE;
+                int flags = NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag();
+                int pages = 2 + (m * 64) / p;
+                // SGE i starts at byte i * stride - len / 2 of the region (SGE 0 at byte 0): most cross a page boundary
+                int stride = Math.max(len + 1, p / 2);
+                pages = Math.max(pages, (int) (((long) m * stride + p - 1) / p) + 1);
+                SessionTools.Registered r = t.registered(s.target(), pages, 0, (long) pages * p, flags);
+                NdkSge[] sgl = new NdkSge[m];
+                long[] at = new long[m];
+                for (int i = 0; i < m; i++) {
+                    at[i] = i == 0 ? 0 : (long) i * stride - len / 2;
+                    sgl[i] = r.sge(at[i], len);
+                }
+                SessionTools.Registered elsewhere = null;
+                if (bad != Bad.NONE) {
+                    Bad how = bad == Bad.NO_LOCAL_WRITE && !sink ? Bad.MADE_UP_TOKEN : bad;
+                    sgl[k] = switch (how) {
+                        case PAST_END -> r.sge(r.length() - len / 2 - 1, len + 1);
+                        case MADE_UP_TOKEN -> new NdkSge(r.va() + at[k], len, madeUp(r.localToken(), kSeed));
+                        case ANOTHER_PD -> (elsewhere = t.registered(s.peer(), 1, 0, p, flags)).sge(p / 4, len);
+                        default -> (elsewhere = t.registered(s.target(), 1, 0, p, t.readSinkFlag())).sge(p / 4, len);
+                    };
+                }
+                int total = bad == Bad.NONE ? m * len : 0;
+                for (NdkSge g : sgl) {
+                    total = bad == Bad.NONE ? total : total + (int) g.unsignedLength();
+                }
+                SessionTools.Registered q = t.registered(s.peer(), 1 + (total + p) / p, 0, (long) (1 + (total + p) / p) * p,
+                        NdkMrFlags.ALLOW_REMOTE_READ | NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_LOCAL_WRITE);
+                String what = use + " with " + m + " SGEs, SGE " + k + " " + bad + ": " + Arrays.toString(sgl);
+                byte[] before = bytesOf(r, sgl, m, bad, k);
+                NdkSession.WrOutcome o;
+                NdkSession.WrOutcome other = null;
+                switch (use) {
+                    case WRITE -> o = t.complete(t.write(pair[0], sgl, q.va(), q.remoteToken(), 0));
+                    case READ -> o = t.complete(t.read(pair[0], sgl, q.va(), q.remoteToken(), 0));
+                    case SEND -> {
+                        WorkRequest recv = t.receive(pair[1], new NdkSge[]{q.sge(0, Math.max(1, total))}, NdkOperationType.RECEIVE);
+                        o = t.complete(t.send(pair[0], sgl, 0));
+                        if (o.succeeded() || recv.entry() != null) {
+                            other = t.complete(recv);
+                        }
+                    }
+                    default -> {
+                        WorkRequest recv = t.receive(pair[0], sgl, NdkOperationType.RECEIVE);
+                        other = t.complete(t.send(pair[1], new NdkSge[]{q.sge(0, m * len)}, 0));
+                        o = other.succeeded() || recv.entry() != null || !NtStatus.STATUS_SUCCESS.equals(recv.returned())
+                                ? t.complete(recv) : new NdkSession.WrOutcome(recv::detail, recv.returned(), NtStatus.STATUS_PENDING, null);
+                    }
+                }
+                Refusals.discardIfRefused(o.status(), "the request under test");
+                q.buffer().acceptActual(0, (int) Math.min(q.buffer().size(), Integer.MAX_VALUE));
+                if (bad != Bad.NONE) {
+                    if (o.succeeded()) {
+                        throw Violations.of("COV-4", o.call() + " (" + what + ")", "a failure: SGE " + k + " is " + bad, o.describe());
+                    }
+                    // the good SGEs of a failed sink request may hold anything; the bad one's bytes must not change
+                    for (int i = 0; i < m; i++) {
+                        if (i != k && sink) {
+                            r.buffer().acceptActual(at[i], len);
+                        }
+                    }
+                    if (bad == Bad.PAST_END && sink) {
+                        long from = r.length() - len / 2 - 1;
+                        r.buffer().acceptActual(from, (int) (r.length() - from));
+                    }
+                    s.checkMemory("COV-4", o.call() + " (" + what + ")");
+                    return;
+                }
+                if (!o.succeeded() || (other != null && !other.succeeded())) {
+                    throw Violations.of("COV-4", o.call() + " (" + what + ")", "STATUS_SUCCESS: every SGE is good",
+                            o.describe() + (other == null ? "" : "; " + other.describe()));
+                }
+                if (sink) {
+                    byte[] source = q.buffer().read(0, m * len);
+                    for (int i = 0; i < m; i++) {
+                        byte[] got = r.buffer().read(at[i], len);
+                        byte[] want = Arrays.copyOfRange(source, i * len, (i + 1) * len);
+                        if (!Arrays.equals(got, want)) {
+                            throw Violations.of("COV-4", o.call() + " (" + what + ")", "SGE " + i + " holds bytes "
+                                    + (i * len) + " on of the message: " + Hex.bytes(want), "it holds " + Hex.bytes(got));
+                        }
+                        r.buffer().expectWrite(at[i], got);
+                    }
+                } else {
+                    byte[] got = q.buffer().read(0, m * len);
+                    if (!Arrays.equals(got, before)) {
+                        throw Violations.of("COV-4", o.call() + " (" + what + ")", "the peer holds the bytes of every SGE in order: "
+                                + Hex.bytes(before), "it holds " + Hex.bytes(got));
+                    }
+                }
+                s.checkMemory("COV-4", o.call() + " (" + what + ")");
+            }
+        });
+    }
+
+    /** @return the bytes of the good SGEs of {@code r}, concatenated in SGL order (the data a source request moves) */
+    private static byte[] bytesOf(SessionTools.Registered r, NdkSge[] sgl, int m, Bad bad, int k) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int i = 0; i < m; i++) {
+            if (bad != Bad.NONE && i == k) {
+                continue;
+            }
+            out.writeBytes(r.buffer().read(sgl[i].address() - r.va(), sgl[i].length()));
+        }
+        return out.toByteArray();
+    }
+
+    private static int madeUp(int a, int seed) {
+        int v = 0x5C0F_0000 ^ seed * 0x9E3779B1;
+        while (v == a || v == 0) {
+            v = v * 31 + 7;
+        }
+        return v;
+    }
+}
