@@ -33,6 +33,13 @@ import org.ndktck.spec.RequestCompletion;
  *       (STATUS_PENDING, then the completion on the provider's own thread) where the call has one
  *       (GEN-CB-5, MR-CREATE-2, MR-REG-9, LAM-7, MR-FRI-8 "another error");
  *       {@code legal:resource-shortage/pending} is the same over {@code completion=pending};</li>
+ *   <li>{@code legal:deregister-refused}: every {@value #EVERY_DEREGISTRATION}rd NdkDeregisterMr, counted across the
+ *       provider, fails with STATUS_INSUFFICIENT_RESOURCES without reaching the reference (the MR stays
+ *       registered), alternately inline and through the completion (MR-DEREG-2: the table's "other status
+ *       codes");</li>
+ *   <li>{@code legal:cross-qp-reorder}: each NdkGetCqResults(Ex) batch hands out the entries of different QPs
+ *       sharing the CQ in the reverse order of their QPs' first entries, each QP's own entries in order (the
+ *       pages order completions within a QP only);</li>
  *   <li>{@code legal:large-page}: PAGE_SIZE 65536 bytes by default (the provider's PAGE_SIZE is its own;
  *       the kit sizes every region from it);</li>
  *   <li>{@code legal:split-tokens}: NdkGetLocalTokenFromMr returns the bitwise complement of the remote token,
@@ -53,6 +60,8 @@ import org.ndktck.spec.RequestCompletion;
 public final class LegalFreedoms {
     /** Every how many calls of one kind {@code legal:resource-shortage} refuses one. */
     public static final int EVERY = 9;
+    /** Every how many NdkDeregisterMr calls {@code legal:deregister-refused} refuses one. */
+    public static final int EVERY_DEREGISTRATION = 3;
     /** The bits {@code legal:lam-top} flips in every adapter logical address (an involution). */
     public static final long LAM_FLIP = 0xFFFF_0000_0000_0000L;
     /** PAGE_SIZE of {@code legal:large-page}, in bytes. */
@@ -66,6 +75,9 @@ public final class LegalFreedoms {
         return List.of(
                 shortage("legal:resource-shortage", Map.of()),
                 shortage("legal:resource-shortage/pending", Map.of("completion", "pending")),
+                deregisterRefused(),
+                Variants.wrapped("legal:cross-qp-reorder", "NdkGetCqResults(Ex) hands out the entries of different QPs in the reverse "
+                        + "order of their QPs' first entries (each QP's own entries keep their order)", CrossQpReorder::new),
                 FaultDefaults.withDefaults(Variants.builder("legal:large-page",
                         "PAGE_SIZE is " + LARGE_PAGE + " bytes by default (the provider's PAGE_SIZE is its own)").build(),
                         Map.of("pageSize", LARGE_PAGE)),
@@ -93,22 +105,35 @@ public final class LegalFreedoms {
         for (NdkCall c : ResourceShortage.REFUSED) {
             counters.put(c, new AtomicLong());
         }
-        Supplier<Hooks> hooks = () -> new ResourceShortage(counters);
+        Supplier<Hooks> hooks = () -> new ResourceShortage(counters, EVERY);
         return FaultDefaults.withDefaults(Variants.wrapped(name, "every " + EVERY + "th create, registration, fast-register "
                 + "initialization, LAM build and work request (per kind, across the provider) fails with STATUS_INSUFFICIENT_RESOURCES, "
                 + "inline or through its completion" + (defaults.isEmpty() ? "" : ", over " + defaults), hooks), defaults);
     }
 
-    /** Refuses every {@link #EVERY}th call of each kind of {@link #REFUSED}, inline or through the completion. */
+    private static NdkProvider deregisterRefused() {
+        Map<NdkCall, AtomicLong> counters = new EnumMap<>(NdkCall.class);
+        counters.put(NdkCall.DEREGISTER_MR, new AtomicLong());
+        return Variants.wrapped("legal:deregister-refused", "every " + EVERY_DEREGISTRATION + "rd NdkDeregisterMr (across the provider) fails "
+                + "with STATUS_INSUFFICIENT_RESOURCES, inline or through its completion, and the MR stays registered (MR-DEREG-2: "
+                + "other status codes)", () -> new ResourceShortage(counters, EVERY_DEREGISTRATION));
+    }
+
+    /**
+     * Refuses every {@code every}th call of each kind that has a counter (the kinds of {@link #REFUSED} for
+     * {@code legal:resource-shortage}), inline or through the completion.
+     */
     static final class ResourceShortage implements Hooks {
         static final List<NdkCall> REFUSED = List.of(NdkCall.CREATE_PD, NdkCall.CREATE_CQ, NdkCall.CREATE_QP, NdkCall.CREATE_MR,
                 NdkCall.REGISTER_MR, NdkCall.INITIALIZE_FAST_REGISTER_MR, NdkCall.BUILD_LAM, NdkCall.FAST_REGISTER,
                 NdkCall.INVALIDATE, NdkCall.READ, NdkCall.WRITE, NdkCall.SEND, NdkCall.SEND_AND_INVALIDATE, NdkCall.RECEIVE);
         private final Map<NdkCall, AtomicLong> counters;
+        private final int every;
         private ForwardingAdapter adapter;
 
-        ResourceShortage(Map<NdkCall, AtomicLong> counters) {
+        ResourceShortage(Map<NdkCall, AtomicLong> counters, int every) {
             this.counters = counters;
+            this.every = every;
         }
 
         @Override
@@ -123,10 +148,10 @@ public final class LegalFreedoms {
                 return 0;
             }
             long n = c.incrementAndGet();
-            if (n % EVERY != 0) {
+            if (n % every != 0) {
                 return 0;
             }
-            return (n / EVERY) % 2 == 1 ? 1 : 2;
+            return (n / every) % 2 == 1 ? 1 : 2;
         }
 
         @Override
@@ -167,6 +192,41 @@ public final class LegalFreedoms {
             // a refusal delivered later still comes before the close of its object ends (CL-4)
             adapter.deliveries().quiesce();
             return inner.invoke(completion, context);
+        }
+    }
+
+    /**
+     * Reorders the entries of one NdkGetCqResults(Ex) batch across QPs: the QPs' groups come in the reverse order
+     * of their first entries, each QP's own entries keep their order. No entry is held back (a held entry
+     * would need a notification the wrapped CQ no longer gives).
+     */
+    static final class CrossQpReorder implements Hooks {
+        @Override
+        public int results(ForwardingCq cq, org.ndktck.spec.NdkResultEx[] results, java.util.function.ToIntFunction<org.ndktck.spec.NdkResultEx[]> inner) {
+            int n = inner.applyAsInt(results);
+            if (n < 2) {
+                return n;
+            }
+            // group by QPContext (identity), groups in order of first appearance
+            java.util.List<Object> order = new java.util.ArrayList<>();
+            java.util.Map<Object, java.util.List<org.ndktck.spec.NdkResultEx>> groups = new java.util.IdentityHashMap<>();
+            for (int i = 0; i < n; i++) {
+                Object key = results[i].qpContext();
+                java.util.List<org.ndktck.spec.NdkResultEx> g = groups.get(key);
+                if (g == null) {
+                    g = new java.util.ArrayList<>();
+                    groups.put(key, g);
+                    order.add(key);
+                }
+                g.add(results[i]);
+            }
+            int k = 0;
+            for (int i = order.size() - 1; i >= 0; i--) {
+                for (org.ndktck.spec.NdkResultEx e : groups.get(order.get(i))) {
+                    results[k++] = e;
+                }
+            }
+            return n;
         }
     }
 

@@ -1554,7 +1554,12 @@ public final class NdkSession implements AutoCloseable {
             }
             try {
                 if (s.registered) {
-                    deregister(s.mr);
+                    // a deregistration refused for lack of resources (MR-DEREG-2 "other status codes") is made again
+                    for (int i = 0; i < Refusals.SETUP_ATTEMPTS && s.registered; i++) {
+                        if (!Refusals.isAllowedRefusal(deregister(s.mr).status())) {
+                            break;
+                        }
+                    }
                 }
                 closeMr(s.mr);
             } catch (RuntimeException | Error e) {

@@ -71,7 +71,12 @@ public class MrLifecycleStateProperties {
         /** Fast-registered. */
         FAST_REGISTERED,
         /** Fast-registered, then invalidated. */
-        INVALIDATED
+        INVALIDATED,
+        /**
+         * Its deregistration was refused for lack of resources (MR-DEREG-2's table allows "other status
+         * codes"): whether its tokens still grant is not known, so no step picks it and no access to it is judged.
+         */
+        UNSETTLED
     }
 
     /**
@@ -260,6 +265,13 @@ public class MrLifecycleStateProperties {
                     return;
                 }
                 NdkSession.Outcome o = x.s.deregister(m.mr);
+                if (Refusals.isAllowedRefusal(o.status())) {
+                    // refused for lack of resources (allowed, MR-DEREG-2 "other status codes"): its state is not known,
+                    // so it leaves the model (neither live nor stale); the session deregisters it again at its end
+                    m.live = null;
+                    m.phase = Phase.UNSETTLED;
+                    return;
+                }
                 if (!o.succeeded()) {
                     throw Violations.of("MR-DEREG-2", o.call() + " of " + m, "STATUS_SUCCESS for a registered MR", o.describe());
                 }
