@@ -91,6 +91,11 @@ final class CrashGuard {
             base.add("--seed");
             base.add(Long.toString(ThreadLocalRandom.current().nextLong(1L << 53)));
         }
+        // one worker: the crash journal and the crash log belong to one child JVM (a second worker's crash
+        // would otherwise be reported as that worker's rules UNTESTED, not as the crashed rule's FAIL)
+        removeOption(base, "--jobs");
+        base.add("--jobs");
+        base.add("1");
         Map<String, String> crashed = new LinkedHashMap<>(); // rule -> what happened
         String userExclusions = value(args, "--exclusions");
         for (int attempt = 0; attempt <= MAX_CRASHES; attempt++) {
