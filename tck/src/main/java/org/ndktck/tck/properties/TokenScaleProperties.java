@@ -36,6 +36,19 @@ public class TokenScaleProperties {
      * would spend minutes on 2^17).
      */
     static final int SMOKE_ALLOCATIONS = (1 << 12) + 64;
+    /**
+     * The registrations of one run: {@link #ALLOCATIONS} when the run gives each property at least the standard
+     * profile's tries, else {@link #SMOKE_ALLOCATIONS} (the smoke profile, or {@code --tries} / {@code ndk.tck.tries}
+     * below the standard profile's 1000: a run that asked for a quick look gets the quick look here too).
+     *
+     * @param config the run's configuration
+     * @return registrations to make on the one adapter
+     */
+    static int allocations(org.ndktck.tck.harness.TckConfig config) {
+        int tries = config.tries().orElse(config.profile().tries());
+        return tries >= org.ndktck.tck.harness.TckConfig.Profile.STANDARD.tries() ? ALLOCATIONS : SMOKE_ALLOCATIONS;
+    }
+
     /** MRs registered (and deregistered) together. */
     static final int BATCH = 64;
     /** Registrations kept live through the whole run. */
@@ -50,8 +63,7 @@ public class TokenScaleProperties {
     @NdkRule("MR-TOK-6")
     @Tag("MR-TOK-6")
     void tokensStayUniqueOverTwoToTheSeventeenAllocationsOnOneAdapter() {
-        int allocations = org.ndktck.tck.harness.TckConfig.current().profile() == org.ndktck.tck.harness.TckConfig.Profile.SMOKE
-                ? SMOKE_ALLOCATIONS : ALLOCATIONS;
+        int allocations = allocations(org.ndktck.tck.harness.TckConfig.current());
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
