@@ -1712,6 +1712,8 @@ static NTSTATUS remote_span(adapter *a, qp *target, wr *w, uint64_t total, span 
     return STATUS_SUCCESS;
 }
 
+static void abort_connection(qp *q);
+
 /* INV-1/remote: the token names a live fast registration of the PD where it is invalidated. */
 static NTSTATUS remote_invalidate_check(adapter *a, UINT32 token, pd *where, region **out) {
     holder h = holder_of(a, token);
@@ -1813,6 +1815,7 @@ static void match(adapter *a, wr *send, wr *recv) {
         if (s != STATUS_SUCCESS) {
             fail(a, recv, s);
             fail(a, send, s);
+            abort_connection(recv->qp); /* INV-6: an invalid token aborts the connection at the receiver */
             return;
         }
     }
@@ -2179,6 +2182,20 @@ static void cancel_everything(qp *q) {
     cancel_queue(a, &q->held, STATUS_CANCELLED);
     cancel_queue(a, &q->receives, STATUS_CANCELLED);
     cancel_queue(a, &q->inbound, STATUS_CONNECTION_INVALID);
+}
+
+/* Under the lock: INV-6's abort. Both QPs of the connection cancel what they hold and stay flushed, so every
+ * later request on them completes with STATUS_CANCELLED. */
+static void abort_connection(qp *q) {
+    qp *other = q->peer;
+    if (q->state != QP_CLOSED && q->o.life != LIFE_CLOSED) {
+        cancel_everything(q);
+        q->state = QP_FLUSHED;
+    }
+    if (other != NULL && other->state != QP_CLOSED && other->o.life != LIFE_CLOSED) {
+        cancel_everything(other);
+        other->state = QP_FLUSHED;
+    }
 }
 
 static VOID qp_flush(NDK_QP *pq) {
