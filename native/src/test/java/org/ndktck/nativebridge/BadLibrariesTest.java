@@ -35,6 +35,9 @@ class BadLibrariesTest {
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err().strip().lines()).hasSize(1);
         assertThat(r.err()).contains(cause).doesNotContain("Exception").doesNotContain("\tat ");
-        assertThat(r.report()).isNull();
+        // a setup error still writes report.json, with the cause as its first note (issue 14, README "Exit codes")
+        assertThat(r.report()).isNotNull();
+        assertThat(r.report().path("exitCode").asInt()).isEqualTo(2);
+        assertThat(r.report().path("notes").toString()).contains("setup error");
     }
 }
