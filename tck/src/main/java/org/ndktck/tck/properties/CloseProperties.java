@@ -18,6 +18,11 @@ import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.RuleViolation;
+import org.ndktck.tck.harness.Lam;
+import org.ndktck.tck.harness.Outcome;
+import org.ndktck.tck.harness.QpRef;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
 import org.ndktck.tck.harness.AsyncOp;
 import org.ndktck.tck.harness.HostBuffer;
@@ -95,7 +100,7 @@ public class CloseProperties {
                     HostBuffer b = s.allocate(1);
                     SectionChecks.requireRegistered(s, s.register(mr, b.mdl(t.freshVa(), 0, p), p, NdkMrFlags.ALLOW_REMOTE_READ));
                     if (state == State.MR_DEREGISTERED) {
-                        NdkSession.Outcome o = s.deregister(mr);
+                        Outcome o = s.deregister(mr);
                         Refusals.discardIfRefused(o.status(), o.call()); // MR-DEREG-2 "other status codes": a shortage judges nothing
                         if (!o.succeeded()) {
                             throw Violations.of("MR-DEREG-2", o.call(), "STATUS_SUCCESS", o.describe());
@@ -108,13 +113,13 @@ public class CloseProperties {
                 NdkMr mr = s.fastRegisterMr(1, true);
                 if (state != State.MR_INITIALIZED) {
                     Mdl mdl = s.allocate(1).mdl(t.freshVa(), 0, p);
-                    NdkSession.Lam lam = s.buildLam(mdl, p);
-                    NdkSession.WrOutcome fr = s.fastRegister(s.target().qp(), mr, 1, lam.pages(), 0, p, t.freshVa(), NdkOpFlags.ALLOW_REMOTE_READ);
+                    Lam lam = s.buildLam(mdl, p);
+                    WrOutcome fr = s.fastRegister(s.target().qp(), mr, 1, lam.pages(), 0, p, t.freshVa(), NdkOpFlags.ALLOW_REMOTE_READ);
                     if (!fr.succeeded()) {
                         throw Violations.of("MR-FRI-2", fr.call(), "STATUS_SUCCESS", fr.describe());
                     }
                     if (state == State.MR_INVALIDATED) {
-                        NdkSession.WrOutcome inv = s.invalidate(mr, 0);
+                        WrOutcome inv = s.invalidate(mr, 0);
                         if (!inv.succeeded()) {
                             throw Violations.of("INV-3", inv.call(), "STATUS_SUCCESS", inv.describe());
                         }
@@ -123,9 +128,9 @@ public class CloseProperties {
             }
             case QP_UNCONNECTED -> close.add(t.createQp(pd, s.target().cq(), new RequestContext("QPContext of a QP to close"), "QP to close", 0).qp());
             case QP_CONNECTED, QP_WITH_RECEIVES -> {
-                SessionTools.QpRef[] pair = t.connectedPair(0);
+                QpRef[] pair = t.connectedPair(0);
                 if (state == State.QP_WITH_RECEIVES) {
-                    SessionTools.Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                    Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
                     for (int i = 0; i < 3; i++) {
                         t.receive(pair[0], new NdkSge[]{sink.sge((long) i * 64, 64)}, NdkOperationType.RECEIVE);
                     }
@@ -287,8 +292,8 @@ public class CloseProperties {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
                 int p = s.pageSize();
-                SessionTools.QpRef[] pair = t.connectedPair(0);
-                SessionTools.Registered buf = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                QpRef[] pair = t.connectedPair(0);
+                Registered buf = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
                 List<WorkRequest> pending = new ArrayList<>();
                 for (int i = 0; i < receives; i++) {
                     pending.add(t.receive(pair[0], new NdkSge[]{buf.sge((long) i * 64, 64)}, NdkOperationType.RECEIVE));
@@ -327,7 +332,7 @@ public class CloseProperties {
                 s.qps();
                 NdkPd pd = t.createPd();
                 NdkMr mr = t.createMr(pd, fastRegisterMr);
-                SessionTools.QpRef qp = withQp ? t.createQp(pd, s.target().cq(), new RequestContext("QPContext of a child QP"), "child QP", 0) : null;
+                QpRef qp = withQp ? t.createQp(pd, s.target().cq(), new RequestContext("QPContext of a child QP"), "child QP", 0) : null;
                 int expected = withQp ? 2 : 1;
                 List<AsyncOp<NdkMr>> children = java.util.Collections.synchronizedList(new ArrayList<>());
                 List<Boolean> endedAtParentCallback = new ArrayList<>();

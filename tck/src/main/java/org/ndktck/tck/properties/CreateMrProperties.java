@@ -1,5 +1,6 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.Created;
 import org.ndktck.tck.harness.Refusals;
 import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
@@ -30,7 +31,7 @@ public class CreateMrProperties {
     void createMrSucceedsInlineOrThroughItsCompletion(@ForAll boolean fastRegister) {
         String[] how = {""};
         NdkSession.inTry(s -> {
-            NdkSession.Created<NdkMr> c = s.createMrRaw(s.target(), fastRegister);
+            Created<NdkMr> c = s.createMrRaw(s.target(), fastRegister);
             Refusals.discardIfRefused(c.status(), c.call());
             if (!c.succeeded()) {
                 throw Violations.of("MR-CREATE-2", c.call(), "STATUS_SUCCESS, inline or through the completion, on a fresh PD", c.describe());

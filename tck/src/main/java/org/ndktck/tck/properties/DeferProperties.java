@@ -15,6 +15,9 @@ import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NdkVersion;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.FastRegion;
+import org.ndktck.tck.harness.Lam;
+import org.ndktck.tck.harness.Registered;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.SessionTools;
@@ -49,7 +52,7 @@ public class DeferProperties {
     }
 
     /** What a try of DEF-2 needs: a LAM page, MRs, registered buffers. */
-    private record Kit(NdkSession.Lam lam, SessionTools.Registered local, SessionTools.Registered remote) {
+    private record Kit(Lam lam, Registered local, Registered remote) {
     }
 
     private static Kit kit(NdkSession s, SessionTools t) {
@@ -67,7 +70,7 @@ public class DeferProperties {
             case FAST_REGISTER_UNCONNECTED -> t.fastRegister(t.unconnected(), s.fastRegisterMr(1, true), 1, k.lam().pages(), 0, p, t.freshVa(), RW | flags);
             case FAST_REGISTER_NO_REMOTE_ACCESS -> t.fastRegister(t.target(), s.fastRegisterMr(1, false), 1, k.lam().pages(), 0, p, t.freshVa(), RW | flags);
             case INVALIDATE_UNCONNECTED -> {
-                SessionTools.FastRegion r = t.fastRegistered(1, 0, RW, true);
+                FastRegion r = t.fastRegistered(1, 0, RW, true);
                 yield t.invalidate(t.unconnected(), r.mr(), flags);
             }
             case READ_UNCONNECTED -> t.read(t.unconnected(), sgl, k.remote().va(), k.remote().remoteToken(), flags);

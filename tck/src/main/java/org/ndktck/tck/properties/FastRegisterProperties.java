@@ -15,6 +15,8 @@ import org.ndktck.tck.generators.FastRegisterPlans;
 import org.ndktck.tck.generators.FrCase;
 import org.ndktck.tck.generators.FrPlan;
 import org.ndktck.tck.generators.Limits;
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.FrScenario;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.NdkKit;
@@ -90,7 +92,7 @@ public class FastRegisterProperties {
         cover(plan, this::lengthAtLimit);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            NdkSession.WrOutcome o = sc.post();
+            WrOutcome o = sc.post();
             if (!FrScenario.registered(o)) {
                 org.ndktck.tck.RuleViolation v = sc.diagnoseValidFailure(o);
                 if (v.ruleId().equals("MR-FR-11")) {
@@ -144,7 +146,7 @@ public class FastRegisterProperties {
         cover(plan, this::remoteOnLocalMr);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            NdkSession.WrOutcome o = sc.post();
+            WrOutcome o = sc.post();
             Checks.mustFail("MR-FR-6", o.call(), o.status(), o.describe(), NtStatus.STATUS_ACCESS_VIOLATION,
                     "a failure (STATUS_ACCESS_VIOLATION inline) for Flags " + Hex.u32(plan.flags()) + " on an MR initialized with RemoteAccess = FALSE");
             if (o.entry() != null) {
@@ -173,7 +175,7 @@ public class FastRegisterProperties {
         cover(plan, this::validPlans);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            NdkSession.WrOutcome o = sc.postOn(s.unconnectedQp());
+            WrOutcome o = sc.postOn(s.unconnectedQp());
             Checks.mustFail("MR-FR-7", o.call(), o.status(), o.describe(), NtStatus.STATUS_CONNECTION_INVALID,
                     "a failure (STATUS_CONNECTION_INVALID) on a QP that was never connected");
             s.drain(s.target());
@@ -212,7 +214,7 @@ public class FastRegisterProperties {
                     Thread.onSpinWait();
                 }
             }
-            NdkSession.WrOutcome o = s.complete(wr);
+            WrOutcome o = s.complete(wr);
             if (o.entry() == null) {
                 throw Violations.of("MR-FR-8", o.call(), "a CQ entry after STATUS_SUCCESS", "none");
             }
@@ -263,12 +265,12 @@ public class FastRegisterProperties {
                 byte[] data = new byte[n];
                 Arrays.fill(data, (byte) (0x3C + i));
                 data[0] = (byte) ~Probes.expectedAt(r, k, 1)[0];
-                NdkSession.Access w = s.peerWrite(plan.baseVirtualAddress() + k, token, data);
+                Access w = s.peerWrite(plan.baseVirtualAddress() + k, token, data);
                 if (!w.succeeded()) {
                     throw Violations.of("MR-FR-9", w.outcome().call(), "success: the token read after NdkFastRegister returned ("
                             + Hex.u32(token) + ") grants the peer write access to " + r, w.describe());
                 }
-                NdkSession.Access rd = s.peerRead(plan.baseVirtualAddress() + k, token, n);
+                Access rd = s.peerRead(plan.baseVirtualAddress() + k, token, n);
                 if (!rd.succeeded() || !Arrays.equals(rd.data(), data)) {
                     throw Violations.of("MR-FR-9", rd.outcome().call(), "success with the bytes just written (" + Hex.bytes(data) + ")",
                             rd.describe() + (rd.succeeded() ? " with " + Hex.bytes(rd.data()) : ""));
@@ -308,7 +310,7 @@ public class FastRegisterProperties {
         long[] ks = {0, len - 1, Long.remainderUnsigned(salt, len)};
         for (long k : ks) {
             int n = (int) Math.min(Math.min(1 + Long.remainderUnsigned(salt >>> 7, 8), s.maxAccess()), len - k);
-            NdkSession.Access w = Probes.writeInside(s, r, k, n);
+            Access w = Probes.writeInside(s, r, k, n);
             if (!w.succeeded()) {
                 throw Violations.of(accessRule, w.outcome().call(), "success: byte " + Hex.u64(k) + " is inside " + r, w.describe());
             }
@@ -318,7 +320,7 @@ public class FastRegisterProperties {
                 throw Violations.of(rule, w.outcome().call(), "the bytes land at region byte " + Hex.u64(k) + " (" + Hex.bytes(expected) + ")",
                         "memory there holds " + Hex.bytes(actual));
             }
-            NdkSession.Access rd = Probes.readInside(s, r, k, n);
+            Access rd = Probes.readInside(s, r, k, n);
             if (!rd.succeeded()) {
                 throw Violations.of(accessRule, rd.outcome().call(), "success: byte " + Hex.u64(k) + " is inside " + r, rd.describe());
             }
@@ -330,11 +332,11 @@ public class FastRegisterProperties {
         s.checkMemory(rule, "peer writes inside " + r);
         long zeroBased = Long.remainderUnsigned(salt >>> 11, len);
         for (long[] probe : Probes.outside(r, zeroBased, s.pageSize())) {
-            NdkSession.Access w = Probes.writeAt(s, r, probe[0], (int) probe[1]);
+            Access w = Probes.writeAt(s, r, probe[0], (int) probe[1]);
             if (w.succeeded()) {
                 throw Violations.of(rule, w.outcome().call(), "failure: " + probe[1] + " byte(s) at " + Hex.u64(probe[0]) + " leave " + r, w.describe());
             }
-            NdkSession.Access rd = Probes.readAt(s, r, probe[0], (int) probe[1]);
+            Access rd = Probes.readAt(s, r, probe[0], (int) probe[1]);
             if (rd.succeeded()) {
                 throw Violations.of(rule, rd.outcome().call(), "failure: " + probe[1] + " byte(s) at " + Hex.u64(probe[0]) + " leave " + r, rd.describe());
             }
@@ -402,7 +404,7 @@ public class FastRegisterProperties {
             int local = s.localToken(sc.mr());
             NdkSge sge = new NdkSge(plan.baseVirtualAddress() + k, n, local);
             boolean allowed = (plan.flags() & NdkOpFlags.ALLOW_LOCAL_WRITE) != 0;
-            NdkSession.Access a = s.targetReadInto(sge, 0);
+            Access a = s.targetReadInto(sge, 0);
             if (allowed) {
                 if (!a.succeeded()) {
                     throw Violations.of("MR-FR-12", a.outcome().call(), "success: Flags " + Hex.u32(plan.flags())
@@ -416,7 +418,7 @@ public class FastRegisterProperties {
             s.checkMemory("MR-FR-12", () -> a.outcome().call());
             Region remote = sc.region(s.remoteToken(sc.mr()));
             boolean canRead = (plan.flags() & NdkOpFlags.ALLOW_REMOTE_READ) != 0;
-            NdkSession.Access rd = Probes.readInside(s, remote, k, n);
+            Access rd = Probes.readInside(s, remote, k, n);
             if (rd.succeeded() != canRead) {
                 // Denied although allowed: the new registration's token does not grant its access (MR-FR-9), which a
                 // provider breaking the addressing (MR-FR-10) also shows; granted although not allowed: MR-FR-12.
@@ -450,13 +452,13 @@ public class FastRegisterProperties {
         cover(plan, this::zeroLength);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            NdkSession.WrOutcome o = sc.post();
+            WrOutcome o = sc.post();
             Region r = sc.region(s.remoteToken(sc.mr()));
             long base = plan.baseVirtualAddress();
             long[] addresses = {base, base + 1, base + s.pageSize() / 2, base - 1};
             for (long a : addresses) {
-                NdkSession.Access w = Probes.writeAt(s, r, a, 1);
-                NdkSession.Access rd = Probes.readAt(s, r, a, 1);
+                Access w = Probes.writeAt(s, r, a, 1);
+                Access rd = Probes.readAt(s, r, a, 1);
                 if (w.succeeded() || rd.succeeded()) {
                     throw Violations.of("MR-FR-14", plan.toString(), "no access at all through a registration of Length 0 (" + o.describe() + ")",
                             (w.succeeded() ? w : rd).describe());
@@ -567,12 +569,12 @@ public class FastRegisterProperties {
         cover(plan, this::undefinedFlag);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            NdkSession.WrOutcome o = sc.post();
+            WrOutcome o = sc.post();
             if (FrScenario.registered(o)) {
                 Region r = sc.region(s.remoteToken(sc.mr()));
                 for (int i = 0; i < 2; i++) {
                     long k = pickOffset(plan, i);
-                    NdkSession.Access w = Probes.writeAt(s, r, plan.baseVirtualAddress() + k, 1);
+                    Access w = Probes.writeAt(s, r, plan.baseVirtualAddress() + k, 1);
                     if (w.succeeded()) {
                         throw Violations.of("MR-FR-19", plan.toString(), "no remote write: Flags " + Hex.u32(plan.flags())
                                 + " carry the undefined bit 0x20 but not ALLOW_REMOTE_WRITE (0x30)", w.describe());
@@ -582,7 +584,7 @@ public class FastRegisterProperties {
             s.checkMemory("MR-FR-19", () -> "peer writes through a registration with Flags " + Hex.u32(plan.flags()));
             FrPlan defined = plan.withFlags(plan.flags() & ~0x20, plan.remoteAccess());
             FrScenario control = FrScenario.prepare(s, defined);
-            NdkSession.WrOutcome c = control.post();
+            WrOutcome c = control.post();
             if (!FrScenario.registered(c)) {
                 org.ndktck.tck.RuleViolation v = control.diagnoseValidFailure(c);
                 if (v.ruleId().equals("MR-FR-11")) {

@@ -10,6 +10,7 @@ import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.Registered;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.SessionTools;
@@ -40,7 +41,7 @@ public class FlushProperties {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
                 int p = s.pageSize();
-                SessionTools.Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
                 List<WorkRequest> rq = new ArrayList<>();
                 for (int i = 0; i < receives; i++) {
                     WorkRequest wr = t.receive(t.target(), new NdkSge[]{sink.sge((long) i * 64, 64)}, NdkOperationType.RECEIVE);

@@ -1,5 +1,8 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.Created;
+import org.ndktck.tck.harness.Outcome;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
 import static org.ndktck.tck.harness.Hex.u32;
 
@@ -89,7 +92,7 @@ public class GeneralAsyncProperties {
      */
     static void workout(NdkSession s, Workout w) {
         RegScenario rs = RegScenario.prepare(s, w.reg());
-        NdkSession.Outcome o = rs.register();
+        Outcome o = rs.register();
         if (o.succeeded()) {
             s.remoteToken(rs.mr());
             s.localToken(rs.mr());
@@ -98,7 +101,7 @@ public class GeneralAsyncProperties {
         Mdl m = rs.chain();
         s.buildLamRaw(m, Math.max(1, Math.min(m.unsignedByteCount(), w.reg().length())), 0);
         FrScenario fs = FrScenario.prepare(s, w.fr());
-        NdkSession.WrOutcome f = fs.post();
+        WrOutcome f = fs.post();
         if (f.succeeded()) {
             int token = s.remoteToken(fs.mr());
             if (w.fr().length() > 0) {
@@ -157,7 +160,7 @@ public class GeneralAsyncProperties {
         String[] returned = {""};
         NdkSession.inTry(s -> {
             s.qps();
-            NdkSession.Created<NdkMr> c = s.createMrRaw(s.target(), fastRegister);
+            Created<NdkMr> c = s.createMrRaw(s.target(), fastRegister);
             returned[0] = c.returned().isPending() ? "STATUS_PENDING" : c.returned().toString();
             s.checkCallbacks();
         });
@@ -194,7 +197,7 @@ public class GeneralAsyncProperties {
         NdkSession.inTry(s -> {
             List<NdkMr> live = new ArrayList<>();
             for (int i = 0; i < 32; i++) {
-                NdkSession.Created<NdkMr> c = s.createMrRaw(s.target(), fastRegister);
+                Created<NdkMr> c = s.createMrRaw(s.target(), fastRegister);
                 if (c.succeeded()) {
                     live.add(c.object());
                     continue;
@@ -208,7 +211,7 @@ public class GeneralAsyncProperties {
                     return;
                 }
                 s.closeMr(live.remove(0));
-                NdkSession.Created<NdkMr> again = s.createMrRaw(s.target(), fastRegister);
+                Created<NdkMr> again = s.createMrRaw(s.target(), fastRegister);
                 if (!again.succeeded()) {
                     throw Violations.of("GEN-CB-5", again.call(), "STATUS_SUCCESS: after STATUS_INSUFFICIENT_RESOURCES (" + c.describe()
                             + ") the kit closed one MR, so an MR can be created again", again.describe());
@@ -234,7 +237,7 @@ public class GeneralAsyncProperties {
         String[] seen = {"inline: no completion to close from"};
         NdkSession.inTry(s -> {
             long mark = ProviderThreads.mark();
-            NdkSession.Outcome o;
+            Outcome o;
             if (viaRegister) {
                 RegPlan plan = new RegPlan(RegCase.VALID, "one page", 0x10000L * s.pageSize(), new int[]{s.pageSize()}, -1, 0,
                         s.pageSize(), 0x7, 0);
@@ -336,13 +339,13 @@ public class GeneralAsyncProperties {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
-                NdkSession.Created<NdkCq> cq = s.create("NdkCreateCq", () -> "NdkCreateCq(QueueDepth=" + u32(queueDepth) + ")",
+                Created<NdkCq> cq = s.create("NdkCreateCq", () -> "NdkCreateCq(QueueDepth=" + u32(queueDepth) + ")",
                         op -> s.adapter().createCq(queueDepth, op.createCompletion(), op.context()));
                 if (cq.object() != null) {
                     t.closeAndWait(cq.object());
                 }
                 NdkCq on = s.target().cq();
-                NdkSession.Created<NdkQp> qp = s.create("NdkCreateQp", () -> "NdkCreateQp(ReceiveQueueDepth=" + u32(receiveQueueDepth)
+                Created<NdkQp> qp = s.create("NdkCreateQp", () -> "NdkCreateQp(ReceiveQueueDepth=" + u32(receiveQueueDepth)
                                 + ", InitiatorQueueDepth=" + u32(initiatorQueueDepth) + ", MaxReceiveRequestSge=" + u32(maxReceiveRequestSge)
                                 + ", MaxInitiatorRequestSge=" + u32(maxInitiatorRequestSge) + ", InlineDataSize=" + u32(inlineDataSize) + ")",
                         op -> s.target().pd().createQp(on, on, new RequestContext("QPContext of an extreme QP"), receiveQueueDepth,

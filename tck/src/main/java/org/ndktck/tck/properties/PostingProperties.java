@@ -12,6 +12,9 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.Lam;
+import org.ndktck.tck.harness.QpRef;
+import org.ndktck.tck.harness.Registered;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.SessionTools;
@@ -55,11 +58,11 @@ public class PostingProperties {
                 s.qps();
                 int p = s.pageSize();
                 Mdl mdl = s.allocate(1).mdl(t.freshVa(), 0, p);
-                NdkSession.Lam lam = s.buildLam(mdl, p);
+                Lam lam = s.buildLam(mdl, p);
                 NdkMr mr = s.fastRegisterMr(1, true);
-                SessionTools.Registered src = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
-                SessionTools.Registered dst = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE);
-                SessionTools.QpRef q = t.target();
+                Registered src = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
+                Registered dst = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE);
+                QpRef q = t.target();
                 CountDownLatch go = new CountDownLatch(1);
                 Future<?> flush = FLUSHER.submit(() -> {
                     go.await();

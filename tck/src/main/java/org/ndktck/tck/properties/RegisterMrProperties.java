@@ -1,5 +1,7 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.Outcome;
 import org.ndktck.tck.harness.Refusals;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -41,7 +43,7 @@ public class RegisterMrProperties {
         Checks.cover("case", plan.edge(), gen, RegPlan::edge);
     }
 
-    private static void mustBeRejected(NdkSession.Outcome o, String rule, String why, NtStatus listed) {
+    private static void mustBeRejected(Outcome o, String rule, String why, NtStatus listed) {
         Checks.mustFail(rule, o.call(), o.status(), o.describe(), listed, why + ": the registration is rejected");
     }
 
@@ -85,7 +87,7 @@ public class RegisterMrProperties {
         cover(plan, this::brokenAfterLength);
         NdkSession.inTry(s -> {
             RegScenario sc = RegScenario.prepare(s, plan);
-            NdkSession.Outcome o = sc.register();
+            Outcome o = sc.register();
             Refusals.discardIfRefused(o.status(), o.call());
             if (!o.succeeded()) {
                 throw Violations.of("MR-REG-2", o.call(), "STATUS_SUCCESS: the chain is contiguous over [VA, VA + Length); it breaks only at region byte "
@@ -140,10 +142,10 @@ public class RegisterMrProperties {
         Checks.cover("flags", Hex.u32(plan.flags()), this::readSink, p -> Hex.u32(p.flags()));
         NdkSession.inTry(s -> {
             RegScenario sc = RegScenario.prepare(s, plan);
-            NdkSession.Outcome o = sc.register();
+            Outcome o = sc.register();
             Refusals.discardIfRefused(o.status(), o.call());
             if (!o.succeeded()) {
-                NdkSession.Outcome without = s.register(sc.mr(), sc.chain(), plan.length(), plan.flags() & ~NdkMrFlags.RDMA_READ_SINK);
+                Outcome without = s.register(sc.mr(), sc.chain(), plan.length(), plan.flags() & ~NdkMrFlags.RDMA_READ_SINK);
                 if (!without.succeeded()) {
                     throw Violations.of("MR-REG-10", without.call(), "STATUS_SUCCESS for a valid registration (the kit tried it with and "
                             + "without NDK_MR_FLAG_RDMA_READ_SINK)", without.describe());
@@ -183,7 +185,7 @@ public class RegisterMrProperties {
             int n = (int) Math.min(Math.min(8, s.maxAccess()), plan.length() - k);
             boolean canRead = (plan.flags() & NdkMrFlags.ALLOW_REMOTE_READ) != 0;
             boolean canWrite = NdkMrFlags.allowsRemoteWrite(plan.flags());
-            NdkSession.Access rd = Probes.readInside(s, r, k, n);
+            Access rd = Probes.readInside(s, r, k, n);
             if (rd.succeeded() != canRead) {
                 throw Violations.of("MR-REG-8", rd.outcome().call(), (canRead ? "success" : "failure") + ": Flags " + Hex.u32(plan.flags())
                         + (canRead ? " include" : " lack") + " ALLOW_REMOTE_READ (0x2)", rd.describe());
@@ -192,7 +194,7 @@ public class RegisterMrProperties {
                 throw Violations.of("MR-REG-8", rd.outcome().call(), "the region's bytes " + Hex.bytes(Probes.expectedAt(r, k, n)),
                         Hex.bytes(rd.data()));
             }
-            NdkSession.Access w = Probes.writeInside(s, r, k, n);
+            Access w = Probes.writeInside(s, r, k, n);
             if (w.succeeded() != canWrite) {
                 throw Violations.of("MR-REG-8", w.outcome().call(), (canWrite ? "success" : "failure") + ": Flags " + Hex.u32(plan.flags())
                         + (canWrite ? " include" : " lack") + " ALLOW_REMOTE_WRITE (0x5)", w.describe());
@@ -202,7 +204,7 @@ public class RegisterMrProperties {
             if (sinkAllowedByReadSinkRule) {
                 boolean canSink = (plan.flags() & NdkMrFlags.ALLOW_LOCAL_WRITE) != 0;
                 NdkSge sge = new NdkSge(r.base() + k, n, s.localToken(sc.mr()));
-                NdkSession.Access a = s.targetReadInto(sge, 0);
+                Access a = s.targetReadInto(sge, 0);
                 if (a.succeeded() != canSink) {
                     throw Violations.of("MR-REG-8", a.outcome().call(), (canSink ? "success" : "an error completion") + ": Flags "
                             + Hex.u32(plan.flags()) + (canSink ? " include" : " lack") + " NDK_MR_FLAG_ALLOW_LOCAL_WRITE (0x1), so the region is"
@@ -308,7 +310,7 @@ public class RegisterMrProperties {
             int[] bc = counts.stream().mapToInt(Integer::intValue).toArray();
             RegPlan plan = new RegPlan(RegCase.VALID, "size", 0x10000L * p, bc, -1, 0, length, 0x1, 0);
             RegScenario sc = RegScenario.prepare(s, plan);
-            NdkSession.Outcome o = sc.register();
+            Outcome o = sc.register();
             Refusals.discardIfRefused(o.status(), o.call());
             if (valid && !o.succeeded()) {
                 throw Violations.of("MR-REG-10", o.call(), "STATUS_SUCCESS: Length " + Hex.u64(length) + " is within MaxRegistrationSize "
@@ -339,14 +341,14 @@ public class RegisterMrProperties {
         cover(plan, this::zeroLength);
         NdkSession.inTry(s -> {
             RegScenario sc = RegScenario.prepare(s, plan);
-            NdkSession.Outcome o = sc.register();
+            Outcome o = sc.register();
             if (o.succeeded()) {
                 Region r = sc.region(s.remoteToken(sc.mr()));
                 long va = plan.virtualAddress();
                 long[] addresses = {va, va + plan.chainBytes() / 2, va - 1};
                 for (long a : addresses) {
-                    NdkSession.Access w = Probes.writeAt(s, r, a, 1);
-                    NdkSession.Access rd = Probes.readAt(s, r, a, 1);
+                    Access w = Probes.writeAt(s, r, a, 1);
+                    Access rd = Probes.readAt(s, r, a, 1);
                     if (w.succeeded() || rd.succeeded()) {
                         throw Violations.of("MR-REG-11", o.call(), "no access at all through a registration of Length 0",
                                 (w.succeeded() ? w : rd).describe());
@@ -418,12 +420,12 @@ public class RegisterMrProperties {
         cover(plan, this::undefinedFlags);
         NdkSession.inTry(s -> {
             RegScenario sc = RegScenario.prepare(s, plan);
-            NdkSession.Outcome o = sc.register();
+            Outcome o = sc.register();
             if (o.succeeded()) {
                 Region r = sc.region(s.remoteToken(sc.mr()));
                 long[] ks = {0, plan.length() - 1};
                 for (long k : ks) {
-                    NdkSession.Access w = Probes.writeAt(s, r, plan.virtualAddress() + k, 1);
+                    Access w = Probes.writeAt(s, r, plan.virtualAddress() + k, 1);
                     if (w.succeeded()) {
                         throw Violations.of("MR-REG-14", o.call(), "no remote write: Flags " + Hex.u32(plan.flags())
                                 + " carry undefined bits but not ALLOW_REMOTE_WRITE (0x5)", w.describe());
@@ -433,7 +435,7 @@ public class RegisterMrProperties {
             s.checkMemory("MR-REG-14", () -> "peer writes through a registration with Flags " + Hex.u32(plan.flags()));
             int defined = plan.flags() & (NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
             RegScenario control = RegScenario.prepare(s, plan.withFlags(defined));
-            NdkSession.Outcome c = control.register();
+            Outcome c = control.register();
             Refusals.discardIfRefused(c.status(), c.call());
             if (!c.succeeded()) {
                 throw Violations.of("MR-REG-14", c.call(), "STATUS_SUCCESS for the same registration with only its defined access bits (Flags "

@@ -11,6 +11,11 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.FastRegion;
+import org.ndktck.tck.harness.QpRef;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.NdkKit;
@@ -68,13 +73,13 @@ public class RemoteInvalidateTokenProperties {
                 int p = s.pageSize();
                 int rw = NdkOpFlags.ALLOW_REMOTE_READ | NdkOpFlags.ALLOW_REMOTE_WRITE;
                 int mrRw = NdkMrFlags.ALLOW_REMOTE_READ | NdkMrFlags.ALLOW_REMOTE_WRITE;
-                SessionTools.FastRegion a = t.fastRegistered(pages, 0, rw, true);
-                SessionTools.FastRegion b = t.fastRegistered(pages, 0, rw, true);
-                SessionTools.FastRegion c = t.fastRegistered(pages, 0, rw, true);
-                NdkSession.WrOutcome inv = s.invalidate(c.mr(), 0);
+                FastRegion a = t.fastRegistered(pages, 0, rw, true);
+                FastRegion b = t.fastRegistered(pages, 0, rw, true);
+                FastRegion c = t.fastRegistered(pages, 0, rw, true);
+                WrOutcome inv = s.invalidate(c.mr(), 0);
                 Assume.that(inv.succeeded());
-                SessionTools.Registered m = t.registered(s.target(), 1, 0, p, mrRw);
-                SessionTools.Registered other = t.registered(s.peer(), 1, 0, p, mrRw);
+                Registered m = t.registered(s.target(), 1, 0, p, mrRw);
+                Registered other = t.registered(s.peer(), 1, 0, p, mrRw);
                 int token = switch (bad) {
                     case NEVER_ISSUED -> madeUp(seed, List.of(a.token(), b.token(), c.token(), m.remoteToken(), other.remoteToken(),
                             a.local(), b.local(), m.localToken(), other.localToken()));
@@ -88,13 +93,13 @@ public class RemoteInvalidateTokenProperties {
                     case ALREADY_INVALIDATED -> c.token();
                 };
                 Assume.that(token != a.token() && token != b.token());
-                SessionTools.QpRef[] pair = t.connectedPair(0);
-                SessionTools.Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
-                SessionTools.Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
+                QpRef[] pair = t.connectedPair(0);
+                Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
                 WorkRequest recv = t.receive(pair[0], new NdkSge[]{sink.sge(0, n)}, NdkOperationType.RECEIVE_AND_INVALIDATE)
                         .acceptEitherReceiveType();
                 WorkRequest send = t.sendAndInvalidate(pair[1], new NdkSge[]{src.sge(0, n)}, token, 0);
-                NdkSession.WrOutcome so = t.complete(send);
+                WrOutcome so = t.complete(send);
                 // a send refused before it left delivers nothing: its receive stays posted until tear-down flushes it
                 boolean sendRefusedInline = !org.ndktck.spec.NtStatus.STATUS_SUCCESS.equals(so.returned())
                         && !org.ndktck.spec.NtStatus.STATUS_PENDING.equals(so.returned());
@@ -107,9 +112,9 @@ public class RemoteInvalidateTokenProperties {
                 stillWorks(s, "the NdkRegisterMr region M of the target's PD", m.region(), after);
                 // P lives on the peer's PD: the target reaches it with NdkWrite and NdkRead of its own
                 byte[] data = SessionTools.complement(other.buffer().expected(0, 8));
-                SessionTools.Registered local = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
+                Registered local = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
                 local.buffer().put(0, data);
-                NdkSession.WrOutcome w = t.complete(t.write(t.target(), new NdkSge[]{local.sge(0, 8)}, other.va(), other.remoteToken(), 0));
+                WrOutcome w = t.complete(t.write(t.target(), new NdkSge[]{local.sge(0, 8)}, other.va(), other.remoteToken(), 0));
                 byte[] landed = other.buffer().read(0, 8);
                 if (!w.succeeded() || !Arrays.equals(landed, data)) {
                     throw Violations.of("COV-3", w.call() + " into the peer PD's region P with its token " + u32(other.remoteToken()) + after,
@@ -125,12 +130,12 @@ public class RemoteInvalidateTokenProperties {
     /** The peer writes and reads back a few bytes of a region that must still be live. */
     private static void stillWorks(NdkSession s, String name, Region r, String after) {
         int n = (int) Math.min(8, r.length());
-        NdkSession.Access w = Probes.writeInside(s, r, 0, n);
+        Access w = Probes.writeInside(s, r, 0, n);
         if (!w.succeeded()) {
             throw Violations.of("COV-3", w.describe() + " into " + name + " with its token " + u32(r.remoteToken()) + after,
                     "STATUS_SUCCESS: nothing but the registration the token names may be invalidated", w.outcome().describe());
         }
-        NdkSession.Access rd = Probes.readInside(s, r, 0, n);
+        Access rd = Probes.readInside(s, r, 0, n);
         byte[] expected = Probes.expectedAt(r, 0, n);
         if (!rd.succeeded() || !Arrays.equals(rd.data(), expected)) {
             throw Violations.of("COV-3", rd.describe() + " of " + name + " with its token " + u32(r.remoteToken()) + after,
