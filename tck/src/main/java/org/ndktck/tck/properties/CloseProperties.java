@@ -16,7 +16,6 @@ import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkPd;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.RuleViolation;
 import org.ndktck.tck.harness.Lam;
 import org.ndktck.tck.harness.Outcome;
@@ -155,8 +154,6 @@ public class CloseProperties {
      * none, through a quiet period (CL-1).
      */
     @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("CL-1")
-    @NdkRule("CL-2")
     @Tag("CL-1")
     @Tag("CL-2")
     void closeReturnsSuccessOrPendingAndCallsBackOnlyAfterPending(@ForAll @Size(min = 1, max = 6) List<State> states) {
@@ -196,7 +193,6 @@ public class CloseProperties {
      * provider whose call (the request or the close) waits for that completion gets it after one quiet period.
      */
     @Property(tries = 50, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("CL-4")
     @Tag("CL-4")
     void theCloseCallbackIsTheObjectsLast(@ForAll boolean initialize, @ForAll @IntRange(min = 1, max = 4) int pages) {
         NdkSession.inTry(s -> {
@@ -285,7 +281,6 @@ public class CloseProperties {
      * has completed exactly once (usually with STATUS_CANCELLED).
      */
     @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("CL-5")
     @Tag("CL-5")
     void closeCancelsWhatIsOutstanding(@ForAll @IntRange(min = 0, max = 4) int receives, @ForAll @IntRange(min = 0, max = 4) int sends) {
         NdkSession.inTry(s -> {
@@ -324,7 +319,6 @@ public class CloseProperties {
      * child's close has ended (STATUS_SUCCESS, or its callback returned).
      */
     @Property(tries = 50, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("CL-6")
     @Tag("CL-6")
     void closingAParentFirstWaitsForItsChildren(@ForAll boolean withQp, @ForAll boolean fastRegisterMr, @ForAll boolean qpFirst) {
         NdkSession.inTry(s -> {
@@ -391,7 +385,6 @@ public class CloseProperties {
      * completion called and returned; after a quiet period no callback may have started since.
      */
     @Property(tries = 30, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("CL-9")
     @Tag("CL-9")
     void adapterCloseReturnsOnlyAfterEveryCallback(@ForAll @IntRange(min = 1, max = 3) int mrs, @ForAll boolean closePd) {
         NdkSession.inTry(s -> {

@@ -16,7 +16,6 @@ import org.ndktck.spec.NdkResult;
 import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.Lam;
 import org.ndktck.tck.harness.QpRef;
@@ -51,7 +50,6 @@ public class CqProperties {
      * distinct entries in all, and then a call that returns 0.
      */
     @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("CQ-1")
     @Tag("CQ-1")
     void theCountIsWhatWasRemoved(@ForAll @IntRange(min = 1, max = 8) int k, @ForAll boolean ex) {
         NdkSession.inTry(s -> {
@@ -200,7 +198,6 @@ public class CqProperties {
      * (the session matches each entry to its request and checks both contexts).
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("CQ-2")
     @Tag("CQ-2")
     void entriesEchoTheirContexts(@ForAll @Size(min = 1, max = 4) List<Kind> kinds, @ForAll boolean extraQp) {
         NdkSession.inTry(s -> {
@@ -235,7 +232,6 @@ public class CqProperties {
      * met an NdkSendAndInvalidate, whose TypeSpecificCompletionOutput is then the invalidated token.
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("CQ-3")
     @Tag("CQ-3")
     void extendedEntriesCarryTheOperationType(@ForAll @Size(min = 1, max = 4) List<Kind> kinds) {
         NdkSession.inTry(s -> {

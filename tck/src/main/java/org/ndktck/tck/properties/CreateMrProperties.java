@@ -10,7 +10,6 @@ import net.jqwik.api.Tag;
 import net.jqwik.api.statistics.Statistics;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.Violations;
@@ -26,7 +25,6 @@ public class CreateMrProperties {
      * are), never counted as a pass.
      */
     @Property(tries = 200, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("MR-CREATE-2")
     @Tag("MR-CREATE-2")
     void createMrSucceedsInlineOrThroughItsCompletion(@ForAll boolean fastRegister) {
         String[] how = {""};

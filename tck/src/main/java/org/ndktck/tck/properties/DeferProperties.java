@@ -14,7 +14,6 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NdkVersion;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.Lam;
 import org.ndktck.tck.harness.Registered;
@@ -86,7 +85,6 @@ public class DeferProperties {
      * charges such an entry to DEF-2). Requests that were not refused inline are not judged here.
      */
     @Property(tries = 50, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("DEF-2")
     @Tag("DEF-2")
     void aRequestRefusedInlineNeverCompletes(@ForAll @Size(min = 1, max = 4) List<Failing> failures, @ForAll boolean defer) {
         NdkSession.inTry(s -> {
@@ -135,7 +133,6 @@ public class DeferProperties {
      * ended by a valid request without DEFER yields every request's CQ entry within the completion bound.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("DEF-3")
     @Tag("DEF-3")
     void aRunEndedWithoutDeferCompletes(@ForAll @Size(min = 1, max = 5) List<Deferred> run, @ForAll boolean endWithInvalidate) {
         NdkSession.inTry(s -> {
@@ -198,7 +195,6 @@ public class DeferProperties {
      * (half the tries) an NdkWrite with two SGEs on the kit's QP, created with MaxInitiatorRequestSge 1.
      */
     @Property(tries = 30, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("DEF-4")
     @Tag("DEF-4")
     void anInlineFailureSubmitsEarlierDeferredRequests(@ForAll @IntRange(min = 1, max = 3) int before, @ForAll boolean dataRequest) {
         NdkSession.inTry(s -> {

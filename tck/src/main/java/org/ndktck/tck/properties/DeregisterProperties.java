@@ -10,7 +10,6 @@ import net.jqwik.api.Tag;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.Limits;
 import org.ndktck.tck.generators.RegPlan;
 import org.ndktck.tck.generators.RegisterPlans;
@@ -49,7 +48,6 @@ public class DeregisterProperties {
      * checks the table and the callback accounting).
      */
     @Property
-    @NdkRule("MR-DEREG-2")
     @Tag("MR-DEREG-2")
     void deregisteringARegisteredMrSucceeds(@ForAll("validRegistrations") RegPlan plan) {
         Checks.cover("case", plan.edge(), this::validRegistrations, RegPlan::edge);
@@ -99,7 +97,6 @@ public class DeregisterProperties {
      * to show the tokens worked.
      */
     @Property
-    @NdkRule("MR-DEREG-3")
     @Tag("MR-DEREG-3")
     void tokensGrantNothingAfterDeregistration(@ForAll("staleProbes") Stale t) {
         NdkSession.inTry(s -> {

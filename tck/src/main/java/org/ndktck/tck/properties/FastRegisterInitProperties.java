@@ -19,7 +19,6 @@ import net.jqwik.api.constraints.IntRange;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.Limits;
 import org.ndktck.tck.harness.AsyncOp;
 import org.ndktck.tck.harness.Hex;
@@ -80,7 +79,6 @@ public class FastRegisterInitProperties {
      * first and last bytes).
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("MR-FRI-2")
     @Tag("MR-FRI-2")
     void everyPageCountUpToTheInitializedOneWorks(@ForAll("capacities") int n, @ForAll @IntRange(min = 0, max = 4095) int fboSeed) {
         SectionChecks.cover("pages", n == 1 ? "1" : n <= 16 ? "2..16" : "more than 16");
@@ -165,7 +163,6 @@ public class FastRegisterInitProperties {
      * adapter where no count qualifies the try is rejected.
      */
     @Property(tries = 100)
-    @NdkRule("MR-FRI-3")
     @Tag("MR-FRI-3")
     void anUnsupportableCountFails(@ForAll("unsupportedCounts") long count, @ForAll boolean remoteAccess) {
         net.jqwik.api.Assume.that(count > 0);
@@ -193,7 +190,6 @@ public class FastRegisterInitProperties {
      * STATUS_INSUFFICIENT_RESOURCES rejects the try (GEN-CB-5).
      */
     @Property
-    @NdkRule("MR-FRI-4")
     @Tag("MR-FRI-4")
     void sixteenToFrmrPageCountNeverHitsTheLimit(@ForAll("supportedCounts") long count, @ForAll boolean remoteAccess) {
         NdkSession.inTry(s -> {
@@ -215,7 +211,6 @@ public class FastRegisterInitProperties {
      * one-page fast registration of every MR succeeds. Initializing one MR twice is not tried (AMB-12).
      */
     @Property(tries = 50, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("MR-FRI-6")
     @Tag("MR-FRI-6")
     void initializationsInParallelAndInSequenceAllWork(@ForAll @IntRange(min = 2, max = 6) int k,
                                                        @ForAll @IntRange(min = 1, max = 16) int pages) {
@@ -322,7 +317,6 @@ public class FastRegisterInitProperties {
      * success.
      */
     @Property(tries = 200)
-    @NdkRule("MR-FRI-7")
     @Tag("MR-FRI-7")
     void aFastRegistrationMayFollowTheInitializationAtOnce(@ForAll When when, @ForAll @IntRange(min = 1, max = 8) int pages) {
         SectionChecks.cover("when", when.name(), List.of(When.INSIDE_COMPLETION.name(), When.RIGHT_AFTER.name()));
@@ -393,7 +387,6 @@ public class FastRegisterInitProperties {
      * informational code); a count from 1 to FRMRPageCount ends in success.
      */
     @Property
-    @NdkRule("MR-FRI-8")
     @Tag("MR-FRI-8")
     void initializationEndsInAListedKindOfResult(@ForAll("anyCounts") long count, @ForAll boolean remoteAccess) {
         SectionChecks.cover("count", count == 0 ? "0" : Long.compareUnsigned(count, Limits.current().frmrPageCount()) <= 0

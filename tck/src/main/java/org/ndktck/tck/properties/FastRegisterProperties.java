@@ -10,7 +10,6 @@ import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkResult;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.FastRegisterPlans;
 import org.ndktck.tck.generators.FrCase;
 import org.ndktck.tck.generators.FrPlan;
@@ -62,7 +61,6 @@ public class FastRegisterProperties {
      * within the limit, Length with the top bit set, and 2^20-page arrays (bytes past 2^32).
      */
     @Property
-    @NdkRule("MR-FR-3")
     @Tag("MR-FR-3")
     void lengthOverTheLimitIsNeverRegistered(@ForAll("lengthOver") FrPlan plan) {
         cover(plan, this::lengthOver);
@@ -86,7 +84,6 @@ public class FastRegisterProperties {
      * {@code <=}, or a Length check that rounds the limit down).
      */
     @Property
-    @NdkRule("MR-FR-3")
     @Tag("MR-FR-3")
     void lengthAtTheLimitIsRegistered(@ForAll("lengthAtLimit") FrPlan plan) {
         cover(plan, this::lengthAtLimit);
@@ -116,7 +113,6 @@ public class FastRegisterProperties {
      * by PAGE_SIZE / 2, BaseVirtualAddress 0 with FBO &gt; 0, the top bit set).
      */
     @Property
-    @NdkRule("MR-FR-4")
     @Tag("MR-FR-4")
     void incongruentBaseVirtualAddressIsNeverRegistered(@ForAll("bvaIncongruent") FrPlan plan) {
         cover(plan, this::bvaIncongruent);
@@ -140,7 +136,6 @@ public class FastRegisterProperties {
      * an inline failure has no CQ entry (DEF-2, checked as the CQ is drained); the MR grants no access.
      */
     @Property
-    @NdkRule("MR-FR-6")
     @Tag("MR-FR-6")
     void remoteFlagsOnALocalOnlyMrFail(@ForAll("remoteOnLocalMr") FrPlan plan) {
         cover(plan, this::remoteOnLocalMr);
@@ -169,7 +164,6 @@ public class FastRegisterProperties {
      * STATUS_CONNECTION_INVALID (another error is ADVISORY), and leaves no CQ entry.
      */
     @Property
-    @NdkRule("MR-FR-7")
     @Tag("MR-FR-7")
     void fastRegisterOnAnUnconnectedQpFails(@ForAll("validPlans") FrPlan plan) {
         cover(plan, this::validPlans);
@@ -191,7 +185,6 @@ public class FastRegisterProperties {
      * NdkGetCqResults, the others with NdkGetCqResultsEx.
      */
     @Property
-    @NdkRule("MR-FR-8")
     @Tag("MR-FR-8")
     void successfulFastRegisterCompletesOnTheCq(@ForAll("validPlans") FrPlan plan) {
         cover(plan, this::validPlans);
@@ -250,7 +243,6 @@ public class FastRegisterProperties {
      * (k at the start, the end and inside the region). Where the bytes land in host memory is MR-FR-10's.
      */
     @Property
-    @NdkRule("MR-FR-9")
     @Tag("MR-FR-9")
     void remoteTokenOfTheNewRegistrationGrantsAccess(@ForAll("remotePlans") FrPlan plan) {
         cover(plan, this::remotePlans);
@@ -288,7 +280,6 @@ public class FastRegisterProperties {
      * first and last pages fails and changes no byte (guard frames and painted bytes checked).
      */
     @Property
-    @NdkRule("MR-FR-10")
     @Tag("MR-FR-10")
     void remoteAddressesAreAbsolute(@ForAll("remotePlans") FrPlan plan) {
         cover(plan, this::remotePlans);
@@ -362,7 +353,6 @@ public class FastRegisterProperties {
      * NOT_APPLICABLE on other adapters (catalog {@code requires}).
      */
     @Property
-    @NdkRule("MR-FR-11")
     @Tag("MR-FR-11")
     void readSinkFlagNeverMakesAFastRegistrationFail(@ForAll("readSinkPlans") FrPlan plan) {
         Checks.cover("flags", Hex.u32(plan.flags()), this::readSinkPlans, p -> Hex.u32(p.flags()));
@@ -391,7 +381,6 @@ public class FastRegisterProperties {
      * NDK_OP_FLAG_ALLOW_REMOTE_READ (0x08) is set, and changes no byte.
      */
     @Property
-    @NdkRule("MR-FR-12")
     @Tag("MR-FR-12")
     void withoutLocalWriteTheRegionIsNoLocalSink(@ForAll("localSinkPlans") FrPlan plan) {
         Checks.cover("flags", Hex.u32(plan.flags()), this::localSinkPlans, p -> Hex.u32(p.flags()));
@@ -446,7 +435,6 @@ public class FastRegisterProperties {
      * read or write at BaseVirtualAddress, inside the pages or just before succeeds or changes a byte.
      */
     @Property
-    @NdkRule("MR-FR-14")
     @Tag("MR-FR-14")
     void zeroLengthGrantsNothing(@ForAll("zeroLength") FrPlan plan) {
         cover(plan, this::zeroLength);
@@ -477,7 +465,6 @@ public class FastRegisterProperties {
 
     /** MR-FR-15: a fast registration whose end (BaseVirtualAddress + Length) passes 2^64 is never registered. */
     @Property
-    @NdkRule("MR-FR-15")
     @Tag("MR-FR-15")
     void wrappingRegionIsNeverRegistered(@ForAll("wraps") FrPlan plan) {
         cover(plan, this::wraps);
@@ -494,7 +481,6 @@ public class FastRegisterProperties {
 
     /** MR-FR-16: FBO ≥ PAGE_SIZE is never registered (FBO is an offset within the first page, AMB-10). */
     @Property
-    @NdkRule("MR-FR-16")
     @Tag("MR-FR-16")
     void fboOfAPageOrMoreIsNeverRegistered(@ForAll("fboTooBig") FrPlan plan) {
         cover(plan, this::fboTooBig);
@@ -514,7 +500,6 @@ public class FastRegisterProperties {
      * last, a middle one, or every entry moved by the same delta (byte addresses passed for pages).
      */
     @Property
-    @NdkRule("MR-FR-17")
     @Tag("MR-FR-17")
     void misalignedPageAddressIsNeverRegistered(@ForAll("misaligned") FrPlan plan) {
         cover(plan, this::misaligned);
@@ -537,7 +522,6 @@ public class FastRegisterProperties {
      * even when it is within FRMRPageCount (256 initialized, 257 used).
      */
     @Property
-    @NdkRule("MR-FR-18")
     @Tag("MR-FR-18")
     void moreThanTheInitializedPagesIsNeverRegistered(@ForAll("pagesOverInit") FrPlan plan) {
         cover(plan, this::pagesOverInit);
@@ -563,7 +547,6 @@ public class FastRegisterProperties {
      * that bit, not the defined flags around it.
      */
     @Property
-    @NdkRule("MR-FR-19")
     @Tag("MR-FR-19")
     void undefinedBit0x20NeverGrantsRemoteWrite(@ForAll("undefinedFlag") FrPlan plan) {
         cover(plan, this::undefinedFlag);

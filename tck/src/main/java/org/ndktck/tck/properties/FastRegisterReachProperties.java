@@ -8,7 +8,6 @@ import net.jqwik.api.constraints.IntRange;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkSge;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.QpRef;
@@ -42,7 +41,6 @@ public class FastRegisterReachProperties {
      * of the region and the read must return them; the session's own peer then reads them too.
      */
     @Property(tries = 50, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("MR-FR-20")
     @Tag("MR-FR-20")
     void anotherConnectionReachesTheRegion(@ForAll @IntRange(min = 1, max = 4) int pages,
                                            @ForAll @IntRange(min = 0, max = 4095) int fboSeed,

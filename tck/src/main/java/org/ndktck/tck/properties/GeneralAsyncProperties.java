@@ -20,7 +20,6 @@ import org.ndktck.spec.NdkCq;
 import org.ndktck.spec.NdkQp;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.FastRegisterPlans;
 import org.ndktck.tck.generators.FrCase;
 import org.ndktck.tck.generators.FrPlan;
@@ -121,7 +120,6 @@ public class GeneralAsyncProperties {
      * bound, with the kit's own context and a final status (never STATUS_PENDING).
      */
     @Property
-    @NdkRule("GEN-CB-1")
     @Tag("GEN-CB-1")
     void pendingCallsCompleteExactlyOnce(@ForAll("workouts") Workout w) {
         label(w);
@@ -138,7 +136,6 @@ public class GeneralAsyncProperties {
      * and for late callbacks at the end of every later try of the run.
      */
     @Property(tries = 25)
-    @NdkRule("GEN-CB-2")
     @Tag("GEN-CB-2")
     void noCompletionAfterANonPendingReturn(@ForAll("workouts") Workout w) {
         label(w);
@@ -154,7 +151,6 @@ public class GeneralAsyncProperties {
      * completion.
      */
     @Property(generation = GenerationMode.RANDOMIZED)
-    @NdkRule("GEN-CB-3")
     @Tag("GEN-CB-3")
     void pendingCreateDeliversTheObjectThroughTheCompletion(@ForAll boolean fastRegister) {
         String[] returned = {""};
@@ -172,7 +168,6 @@ public class GeneralAsyncProperties {
      * that returns anything but STATUS_PENDING has no completion (checked after the quiet period).
      */
     @Property(tries = 25, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("GEN-CB-4")
     @Tag("GEN-CB-4")
     void nonPendingCreateHasNoCompletion(@ForAll boolean fastRegister) {
         NdkSession.inTry(s -> {
@@ -190,7 +185,6 @@ public class GeneralAsyncProperties {
      * adapter that is not exhausted by 32 MRs the try only counts ("not exhausted").
      */
     @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("GEN-CB-5")
     @Tag("GEN-CB-5")
     void insufficientResourcesIsACleanFailureInlineOrAsync(@ForAll boolean fastRegister) {
         String[] how = {"not exhausted within 32 MRs"};
@@ -231,7 +225,6 @@ public class GeneralAsyncProperties {
      * throws), otherwise GEN-LIFE-1's. Calls that complete inline have no completion and are only counted.
      */
     @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("GEN-LIFE-1")
     @Tag("GEN-LIFE-1")
     void closingFromInsideTheCompletionIsSafe(@ForAll boolean viaRegister) {
         String[] seen = {"inline: no completion to close from"};
@@ -300,7 +293,6 @@ public class GeneralAsyncProperties {
      * and the run goes on with a fresh adapter).
      */
     @Property
-    @NdkRule("GEN-TIME-1")
     @Tag("GEN-TIME-1")
     void everyCallReturnsWithinTheBound(@ForAll("workouts") Workout w) {
         label(w);
@@ -312,7 +304,6 @@ public class GeneralAsyncProperties {
      * values up to the whole unsigned range), and no provider thread dies with an exception during the try.
      */
     @Property
-    @NdkRule("GEN-EXC-1")
     @Tag("GEN-EXC-1")
     void noCallThrows(@ForAll("workouts") Workout w) {
         label(w);
@@ -331,7 +322,6 @@ public class GeneralAsyncProperties {
      * completion (GEN-CB-3, GEN-CB-4 as for every create), and never throw; whatever they create is closed again.
      */
     @Property(tries = 50)
-    @NdkRule("GEN-EXC-1")
     @Tag("GEN-EXC-1")
     void createCallsTakeAnyUlong(@ForAll("ulongExtremes") int queueDepth, @ForAll("ulongExtremes") int receiveQueueDepth,
                                  @ForAll("ulongExtremes") int initiatorQueueDepth, @ForAll("ulongExtremes") int maxReceiveRequestSge,

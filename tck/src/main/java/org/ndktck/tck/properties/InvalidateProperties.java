@@ -15,7 +15,6 @@ import org.ndktck.spec.NdkResult;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NdkVersion;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.Registered;
@@ -62,7 +61,6 @@ public class InvalidateProperties {
      * (NDKPI 1.2).
      */
     @Property(tries = 50, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("INV-2")
     @Tag("INV-2")
     void invalidateOnAnUnconnectedQpFails(@ForAll("invalidateFlags") int flags, @ForAll @IntRange(min = 1, max = 4) int pages) {
         NdkSession.inTry(s -> {
@@ -87,7 +85,6 @@ public class InvalidateProperties {
      * NdkGetCqResultsEx) Type NdkOperationTypeInvalidate (16); half the tries drain with NdkGetCqResults.
      */
     @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("INV-3")
     @Tag("INV-3")
     void anAcceptedInvalidationCompletesOnce(@ForAll boolean plain, @ForAll boolean fence, @ForAll @IntRange(min = 1, max = 4) int pages) {
         NdkSession.inTry(s -> {
@@ -127,7 +124,6 @@ public class InvalidateProperties {
      * with its new token (a peer write and read back).
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("INV-4")
     @Tag("INV-4")
     void anInvalidatedTokenGrantsNothingAndTheMrCanBeUsedAgain(@ForAll @IntRange(min = 1, max = 4) int pages,
                                                                @ForAll @IntRange(min = 0, max = 4095) int fboSeed,
@@ -179,7 +175,6 @@ public class InvalidateProperties {
      * fails (inline, or with an error completion: AMB-14); a success completion fails the rule.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("INV-5")
     @Tag("INV-5")
     void sendAndInvalidateInvalidatesWhateverTheResultCall(@ForAll @IntRange(min = 1, max = 4) int pages,
                                                            @ForAll @IntRange(min = 1, max = 64) int n, @ForAll boolean write) {

@@ -21,7 +21,6 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.Limits;
 import org.ndktck.tck.generators.RegCase;
 import org.ndktck.tck.generators.RegPlan;
@@ -69,7 +68,6 @@ public class LamProperties {
      * succeeds.
      */
     @Property
-    @NdkRule("LAM-2")
     @Tag("LAM-2")
     void aChainThatIsNotContiguousIsRejected(@ForAll("brokenChains") RegPlan plan) {
         Checks.cover("case", plan.edge(), this::brokenChains, RegPlan::edge);
@@ -117,7 +115,6 @@ public class LamProperties {
      * through the completion). Another error is an ADVISORY finding.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("LAM-3")
     @Tag("LAM-3")
     void aSmallBufferGivesBufferTooSmallAndTheSizeNeeded(@ForAll Offer offer, @ForAll @IntRange(min = 1, max = 40) int pages,
                                                          @ForAll @IntRange(min = 0, max = 1 << 20) int seed) {
@@ -181,7 +178,6 @@ public class LamProperties {
      * chain byte k, and a peer write through a fast registration over the LAM lands in chain byte k.
      */
     @Property
-    @NdkRule("LAM-4")
     @Tag("LAM-4")
     void aSuccessfulLamDescribesTheChainsPages(@ForAll("validChains") RegPlan plan, @ForAll @IntRange(min = 0, max = 40) int extraBytes) {
         Checks.cover("case", plan.edge(), this::validChains, RegPlan::edge);
@@ -294,7 +290,6 @@ public class LamProperties {
      * callback accounting); a valid request with a large enough buffer ends in success.
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("LAM-7")
     @Tag("LAM-7")
     void buildLamEndsInAListedKindOfResult(@ForAll Kind kind, @ForAll @IntRange(min = 1, max = 8) int pages,
                                            @ForAll @IntRange(min = 0, max = 1 << 20) int seed) {
@@ -373,7 +368,6 @@ public class LamProperties {
      * modification count is unchanged) and the bytes of its frames.
      */
     @Property
-    @NdkRule("LAM-REL-1")
     @Tag("LAM-REL-1")
     void releaseLeavesTheMdlAsItWas(@ForAll("validChains") RegPlan plan) {
         Checks.cover("case", plan.edge(), this::validChains, RegPlan::edge);

@@ -20,7 +20,6 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.Limits;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.HostBuffer;
@@ -102,7 +101,6 @@ public class MdlVirtualAddressProperties {
      * no other frame (guard, decoy buffer, neighbouring bytes) is read or written.
      */
     @Property
-    @NdkRule("MR-REG-3")
     @Tag("MR-REG-3")
     void registrationNeverDereferencesTheMdlAddress(@ForAll("cases") Case c) {
         SectionChecks.cover("alias", c.alias().name(), Arrays.stream(Alias.values()).map(Enum::name).toList());
@@ -140,7 +138,6 @@ public class MdlVirtualAddressProperties {
      * frame is read or written.
      */
     @Property
-    @NdkRule("LAM-5")
     @Tag("LAM-5")
     void buildLamNeverDereferencesTheMdlAddress(@ForAll("cases") Case c) {
         SectionChecks.cover("alias", c.alias().name(), Arrays.stream(Alias.values()).map(Enum::name).toList());

@@ -22,7 +22,6 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.HostBuffer;
 import org.ndktck.tck.harness.NdkKit;
@@ -550,9 +549,6 @@ public class MrLifecycleStateProperties {
      * byte changed and no guard frame touched.
      */
     @Property(tries = 100)
-    @NdkRule("MR-DEREG-3")
-    @NdkRule("INV-4")
-    @NdkRule("MR-TOK-6")
     @Tag("MR-DEREG-3")
     @Tag("INV-4")
     @Tag("MR-TOK-6")

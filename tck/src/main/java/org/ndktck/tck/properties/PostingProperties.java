@@ -11,7 +11,6 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.Lam;
 import org.ndktck.tck.harness.QpRef;
 import org.ndktck.tck.harness.Registered;
@@ -50,7 +49,6 @@ public class PostingProperties {
      * A request refused inline after the flush is allowed.
      */
     @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("WRP-2")
     @Tag("WRP-2")
     void aFlushAlongsidePostsIsHandled(@ForAll @IntRange(min = 0, max = 12) int flushAfter) {
         NdkSession.inTry(s -> {

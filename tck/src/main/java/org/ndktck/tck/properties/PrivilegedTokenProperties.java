@@ -9,7 +9,6 @@ import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.Registered;
 import org.ndktck.tck.harness.WrOutcome;
@@ -75,7 +74,6 @@ public class PrivilegedTokenProperties {
      * else).
      */
     @Property(tries = 300, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("PRIV-1")
     @Tag("PRIV-1")
     void thePrivilegedTokenReachesLamAddressesLocally(@ForAll @IntRange(min = 1, max = 4) int pages,
                                                       @ForAll @IntRange(min = 0, max = 4095) int fboSeed,
@@ -133,7 +131,6 @@ public class PrivilegedTokenProperties {
      * region registered with remote read and write, complete in error and change no byte.
      */
     @Property(tries = 300, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("PRIV-2")
     @Tag("PRIV-2")
     void thePrivilegedTokenGrantsNoRemoteAccess(@ForAll @IntRange(min = 1, max = 3) int pages,
                                                 @ForAll @IntRange(min = 1, max = 64) int n,
@@ -167,7 +164,6 @@ public class PrivilegedTokenProperties {
      * and no other byte changed.
      */
     @Property(tries = 300, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("PRIV-3")
     @Tag("PRIV-3")
     void lamAddressesAreReadSinksWhenTheAdapterAllowsIt(@ForAll @IntRange(min = 1, max = 4) int pages,
                                                         @ForAll @IntRange(min = 1, max = 512) int nSeed,

@@ -14,7 +14,6 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.Lam;
@@ -48,7 +47,6 @@ public class ReadWriteProperties {
      * than STATUS_CONNECTION_INVALID is an ADVISORY finding) and leave no CQ entry (DEF-2).
      */
     @Property(tries = 50, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("RW-2")
     @Tag("RW-2")
     void readAndWriteOnAnUnconnectedQpFail(@ForAll boolean read, @ForAll @IntRange(min = 1, max = 256) int n,
                                            @ForAll("someFlags") int flags) {
@@ -85,7 +83,6 @@ public class ReadWriteProperties {
      * changes.
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("RW-3")
     @Tag("RW-3")
     void aReadPastTheEndOfTheRemoteRegionFails(@ForAll @IntRange(min = 1, max = 3) int pages, @ForAll @IntRange(min = 0, max = 4095) int offSeed,
                                                @ForAll @IntRange(min = 0, max = 4095) int shortBy, @ForAll @IntRange(min = 1, max = 128) int n,
@@ -120,7 +117,6 @@ public class ReadWriteProperties {
      * nothing, and the MR can be fast-registered again.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("RW-4")
     @Tag("RW-4")
     void readWithLocalInvalidateInvalidatesTheSink(@ForAll @IntRange(min = 1, max = 4) int pages, @ForAll @IntRange(min = 1, max = 256) int n,
                                                    @ForAll @IntRange(min = 0, max = 1 << 20) int seed) {
@@ -168,7 +164,6 @@ public class ReadWriteProperties {
      * carrying its RequestContext.
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("RW-5")
     @Tag("RW-5")
     void silentSuccessSuppressesOnlySuccessfulEntries(@ForAll @Size(min = 1, max = 6) List<Silent> silent, @ForAll @IntRange(min = 1, max = 64) int n) {
         NdkSession.inTry(s -> {

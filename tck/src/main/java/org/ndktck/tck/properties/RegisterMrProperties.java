@@ -13,7 +13,6 @@ import net.jqwik.api.Tag;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.Limits;
 import org.ndktck.tck.generators.RegCase;
 import org.ndktck.tck.generators.RegPlan;
@@ -60,7 +59,6 @@ public class RegisterMrProperties {
      * Length, broken backwards, and broken at the third MDL.
      */
     @Property
-    @NdkRule("MR-REG-2")
     @Tag("MR-REG-2")
     void chainBrokenInsideLengthIsRejected(@ForAll("brokenChain") RegPlan plan) {
         cover(plan, this::brokenChain);
@@ -81,7 +79,6 @@ public class RegisterMrProperties {
      * (the provider looks at [VA, VA + Length), not at the whole chain).
      */
     @Property
-    @NdkRule("MR-REG-2")
     @Tag("MR-REG-2")
     void chainBrokenOnlyAfterLengthRegisters(@ForAll("brokenAfterLength") RegPlan plan) {
         cover(plan, this::brokenAfterLength);
@@ -111,7 +108,6 @@ public class RegisterMrProperties {
      * changes no byte.
      */
     @Property
-    @NdkRule("MR-REG-4")
     @Tag("MR-REG-4")
     void remoteAddressesAreAbsolute(@ForAll("remoteRw") RegPlan plan) {
         cover(plan, this::remoteRw);
@@ -136,7 +132,6 @@ public class RegisterMrProperties {
      * registration fail. NOT_APPLICABLE on other adapters (catalog {@code requires}).
      */
     @Property
-    @NdkRule("MR-REG-7")
     @Tag("MR-REG-7")
     void readSinkFlagNeverMakesARegistrationFail(@ForAll("readSink") RegPlan plan) {
         Checks.cover("flags", Hex.u32(plan.flags()), this::readSink, p -> Hex.u32(p.flags()));
@@ -173,7 +168,6 @@ public class RegisterMrProperties {
      * the RDMA_READ_SINK flag 0x8); a refused access changes no byte.
      */
     @Property
-    @NdkRule("MR-REG-8")
     @Tag("MR-REG-8")
     void flagsGrantExactlyTheirAccess(@ForAll("accessFlags") RegPlan plan) {
         Checks.cover("flags", Hex.u32(plan.flags()), this::accessFlags, p -> Hex.u32(p.flags()));
@@ -240,7 +234,6 @@ public class RegisterMrProperties {
      * error (checked by the session for every registration; here over every kind of request).
      */
     @Property
-    @NdkRule("MR-REG-9")
     @Tag("MR-REG-9")
     void resultIsInTheStatusTable(@ForAll("anyRequest") RegPlan plan) {
         Checks.cover("case", plan.kind().name(), this::anyRequest, p -> p.kind().name());
@@ -294,7 +287,6 @@ public class RegisterMrProperties {
      * MaxRegistrationSize up to 2^33 bytes; registrations within it go up to 2^32 + 2 pages).
      */
     @Property(tries = 200)
-    @NdkRule("MR-REG-10")
     @Tag("MR-REG-10")
     void maxRegistrationSizeIsTheLimit(@ForAll("registrationSizes") RegistrationSize size) {
         long length = size.length();
@@ -335,7 +327,6 @@ public class RegisterMrProperties {
      * write at VA, inside the chain or just before it succeeds or changes a byte.
      */
     @Property
-    @NdkRule("MR-REG-11")
     @Tag("MR-REG-11")
     void zeroLengthGrantsNothing(@ForAll("zeroLength") RegPlan plan) {
         cover(plan, this::zeroLength);
@@ -369,7 +360,6 @@ public class RegisterMrProperties {
      * 0xFFFFFFFFFFFFF000 with ByteCount and Length 0x2000.
      */
     @Property
-    @NdkRule("MR-REG-12")
     @Tag("MR-REG-12")
     void wrappingRegionIsRejected(@ForAll("wraps") RegPlan plan) {
         cover(plan, this::wraps);
@@ -390,7 +380,6 @@ public class RegisterMrProperties {
      * set), also when the chain holds an MDL of ByteCount 0 (it adds nothing to the total).
      */
     @Property
-    @NdkRule("MR-REG-13")
     @Tag("MR-REG-13")
     void lengthBeyondTheChainIsRejected(@ForAll("overChain") RegPlan plan) {
         cover(plan, this::overChain);
@@ -414,7 +403,6 @@ public class RegisterMrProperties {
      * defined flags around them.
      */
     @Property
-    @NdkRule("MR-REG-14")
     @Tag("MR-REG-14")
     void undefinedFlagBitsNeverGrantRemoteWrite(@ForAll("undefinedFlags") RegPlan plan) {
         cover(plan, this::undefinedFlags);

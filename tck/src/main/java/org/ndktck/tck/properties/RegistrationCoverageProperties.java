@@ -11,7 +11,6 @@ import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.Limits;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.Lam;
@@ -73,7 +72,6 @@ public class RegistrationCoverageProperties {
      * @param flagSet   which flags (an index into the probed flag sets)
      */
     @Property(tries = 60, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("COV-1")
     @Tag("COV-1")
     void aSuccessfulRegistrationCoversItsWholeLengthWithExactlyItsFlags(@ForAll boolean fast,
             @ForAll @IntRange(min = 0, max = 3) int sizeClass, @ForAll @IntRange(min = 0, max = Integer.MAX_VALUE) int sizeSeed,

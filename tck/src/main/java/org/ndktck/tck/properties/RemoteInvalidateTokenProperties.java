@@ -10,7 +10,6 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.QpRef;
@@ -63,7 +62,6 @@ public class RemoteInvalidateTokenProperties {
      * @param seed  picks the made-up token and which local token
      */
     @Property(tries = 120, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("COV-3")
     @Tag("COV-3")
     void aSendAndInvalidateWithABadTokenInvalidatesNothingElse(@ForAll BadToken bad, @ForAll @IntRange(min = 1, max = 3) int pages,
             @ForAll @IntRange(min = 1, max = 64) int n, @ForAll int seed) {

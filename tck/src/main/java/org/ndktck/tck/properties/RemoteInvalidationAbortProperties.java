@@ -10,7 +10,6 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.QpRef;
 import org.ndktck.tck.harness.Registered;
@@ -43,7 +42,6 @@ public class RemoteInvalidationAbortProperties {
      * that region may change.
      */
     @Property(tries = 50, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("INV-6")
     @Tag("INV-6")
     void anInvalidTokenAbortsTheConnection(@ForAll @IntRange(min = 1, max = 4) int pages, @ForAll @IntRange(min = 1, max = 64) int n) {
         NdkSession.inTry(s -> {

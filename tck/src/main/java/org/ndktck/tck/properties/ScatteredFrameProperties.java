@@ -12,7 +12,6 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.Registered;
@@ -54,7 +53,6 @@ public class ScatteredFrameProperties {
      * @param n      bytes of each access (2 to 64)
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("COV-2")
     @Tag("COV-2")
     void accessesAcrossPageBoundariesOfScatteredFramesMoveTheRightBytes(@ForAll @IntRange(min = 2, max = 6) int pages,
             @ForAll @IntRange(min = 0, max = 65535) int offset, @ForAll @IntRange(min = 0, max = 2) int kind,

@@ -11,7 +11,6 @@ import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkResult;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.Registered;
 import org.ndktck.tck.harness.WrOutcome;
@@ -40,7 +39,6 @@ public class SendProperties {
      * CQs are drained).
      */
     @Property(tries = 50, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("SND-1")
     @Tag("SND-1")
     void aSendOnAnUnconnectedQpFails(@ForAll boolean andInvalidate, @ForAll @IntRange(min = 1, max = 64) int n) {
         NdkSession.inTry(s -> {
@@ -76,7 +74,6 @@ public class SendProperties {
      * send entry it drains to SND-2.
      */
     @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("SND-2")
     @Tag("SND-2")
     void anAcceptedSendCompletesAsSend(@ForAll boolean andInvalidate, @ForAll @IntRange(min = 1, max = 64) int n) {
         NdkSession.inTry(s -> {
@@ -124,7 +121,6 @@ public class SendProperties {
      * NdkGetCqResultsEx.
      */
     @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("CQ-6")
     @Tag("CQ-6")
     void aReceiveReportsTheBytesItReceived(@ForAll boolean andInvalidate, @ForAll boolean plain,
                                            @ForAll @IntRange(min = 1, max = 64) int n) {

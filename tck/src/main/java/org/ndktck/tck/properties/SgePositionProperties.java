@@ -10,7 +10,6 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.QpRef;
 import org.ndktck.tck.harness.Registered;
 import org.ndktck.tck.harness.WrOutcome;
@@ -74,7 +73,6 @@ public class SgePositionProperties {
      * @param len      bytes of each SGE (1 to 48)
      */
     @Property(tries = 120, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("COV-4")
     @Tag("COV-4")
     void everySgePositionIsCheckedAndMoved(@ForAll Use use, @ForAll Bad bad, @ForAll @IntRange(min = 2, max = WANT_SGE) int sgeCount,
             @ForAll @IntRange(min = 0, max = 1 << 20) int kSeed, @ForAll @IntRange(min = 1, max = 48) int len) {

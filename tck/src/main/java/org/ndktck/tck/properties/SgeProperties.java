@@ -14,7 +14,6 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.Limits;
 import org.ndktck.tck.harness.Outcome;
 import org.ndktck.tck.harness.QpRef;
@@ -116,7 +115,6 @@ public class SgeProperties {
      * page boundary puts the guard frame right after the past-the-end SGE.
      */
     @Property
-    @NdkRule("SGE-2")
     @Tag("SGE-2")
     void anSgeOutsideItsTokensRegionFailsWithoutTouchingMemory(@ForAll("badSges") BadSge c) {
         Bad bad = c.bad();
@@ -214,7 +212,6 @@ public class SgeProperties {
      * the adapter offers no inline data.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("SGE-3")
     @Tag("SGE-3")
     void inlineRequestsIgnoreTheSgeToken(@ForAll InlineToken tokenKind, @ForAll boolean write, @ForAll @IntRange(min = 1, max = 256) int nSeed,
                                          @ForAll @IntRange(min = 0, max = 1 << 20) int seed, @ForAll boolean straddle,

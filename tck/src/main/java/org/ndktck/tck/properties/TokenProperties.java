@@ -16,7 +16,6 @@ import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkPd;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.RuleViolation;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.FastRegion;
@@ -89,7 +88,6 @@ public class TokenProperties {
      * it.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("MR-TOK-1")
     @Tag("MR-TOK-1")
     void theRemoteTokenIsReadableOnceTheCallCompleted(@ForAll ReadAt at, @ForAll boolean fastRegisterMr,
                                                       @ForAll @IntRange(min = 1, max = 64) int n) {
@@ -164,7 +162,6 @@ public class TokenProperties {
      * and the peer's memory then holds the region's bytes.
      */
     @Property(tries = 300, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("MR-TOK-2")
     @Tag("MR-TOK-2")
     void theLocalTokenAddressesTheRegionInAnSge(@ForAll Kind kind, @ForAll @IntRange(min = 0, max = 4095) int kSeed,
                                                 @ForAll @IntRange(min = 1, max = 256) int n) {
@@ -226,7 +223,6 @@ public class TokenProperties {
      * {@code threads} other threads at once) are the same as the first read.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("MR-TOK-5")
     @Tag("MR-TOK-5")
     void aTokenReadTwiceIsTheSame(@ForAll Kind kind, @ForAll @IntRange(min = 2, max = 8) int reads,
                                   @ForAll @IntRange(min = 0, max = 3) int threads) {
@@ -294,7 +290,6 @@ public class TokenProperties {
      * tokens, and a peer read with each target region's token returns that region's own bytes.
      */
     @Property
-    @NdkRule("MR-TOK-6")
     @Tag("MR-TOK-6")
     void liveRegistrationsNeverShareARemoteToken(@ForAll("registrationMixes") List<Integer> mix) {
         SectionChecks.cover("kinds", mix.contains(0) && mix.contains(1) ? "normal and fast" : mix.contains(1) ? "fast only" : "normal only");

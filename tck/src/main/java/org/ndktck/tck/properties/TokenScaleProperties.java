@@ -6,7 +6,6 @@ import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.Outcome;
 import org.ndktck.tck.harness.Registered;
@@ -63,7 +62,6 @@ public class TokenScaleProperties {
      * live registration still takes a peer write and read with its token.
      */
     @Property(tries = 1)
-    @NdkRule("MR-TOK-6")
     @Tag("MR-TOK-6")
     void tokensStayUniqueOverTwoToTheSeventeenAllocationsOnOneAdapter() {
         int allocations = allocations(org.ndktck.tck.harness.TckConfig.current());
