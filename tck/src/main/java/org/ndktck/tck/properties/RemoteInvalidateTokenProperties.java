@@ -78,6 +78,9 @@ public class RemoteInvalidateTokenProperties {
                 int p = s.pageSize();
                 int rw = NdkOpFlags.ALLOW_REMOTE_READ | NdkOpFlags.ALLOW_REMOTE_WRITE;
                 int mrRw = NdkMrFlags.ALLOW_REMOTE_READ | NdkMrFlags.ALLOW_REMOTE_WRITE;
+                // Q first: the target's fast registrations stay the most recent ones (a provider that invalidates "the
+                // latest" instead of the named one must hit a registration of the receiving PD)
+                FastRegion q = peerFastRegistered(s, t, pages, rw);
                 FastRegion a = t.fastRegistered(pages, 0, rw, true);
                 FastRegion b = t.fastRegistered(pages, 0, rw, true);
                 FastRegion c = t.fastRegistered(pages, 0, rw, true);
@@ -85,7 +88,6 @@ public class RemoteInvalidateTokenProperties {
                 Assume.that(inv.succeeded());
                 Registered m = t.registered(s.target(), 1, 0, p, mrRw);
                 Registered other = t.registered(s.peer(), 1, 0, p, mrRw);
-                FastRegion q = peerFastRegistered(s, t, pages, rw);
                 int token = switch (bad) {
                     case NEVER_ISSUED -> madeUp(seed, List.of(a.token(), b.token(), c.token(), m.remoteToken(), other.remoteToken(),
                             a.local(), b.local(), m.localToken(), other.localToken(), q.token(), q.local()));
