@@ -698,7 +698,7 @@ public final class NdkSession implements AutoCloseable {
      * @return the outcome
      */
     public Outcome register(NdkMr mr, Mdl mdl, long length, int flags) {
-        Supplier<String> d = () -> "NdkRegisterMr(Mdl=" + mdl + ", Length=" + u64(length) + ", Flags=" + u32(flags) + ")";
+        Supplier<String> d = () -> "NdkRegisterMr(Mdl=" + mdl + ", Length=" + u64(length) + ", Flags=" + Hex.mrFlags(flags) + ")";
         AsyncOp<NdkMr> op = newOp(AsyncOp.Flavor.REQUEST, "NdkRegisterMr", d);
         NtStatus r = inv.call("NdkRegisterMr", d, () -> mr.register(mdl, length, flags, op.requestCompletion(), op.context()));
         Outcome o = finish(op, r, "MR-REG-9", "STATUS_SUCCESS, STATUS_PENDING, STATUS_INVALID_PARAMETER, STATUS_INSUFFICIENT_RESOURCES or another error code");
@@ -1212,7 +1212,7 @@ public final class NdkSession implements AutoCloseable {
                                         long baseVirtualAddress, int flags) {
         Supplier<String> d = () -> "NdkFastRegister(AdapterPageCount=" + u32(adapterPageCount) + ", AdapterPageArray="
                 + Hex.pages(adapterPageArray, adapterPageCount) + ", FBO=" + u32(fbo) + ", Length=" + u64(length)
-                + ", BaseVirtualAddress=" + u64(baseVirtualAddress) + ", Flags=" + u32(flags) + ")"
+                + ", BaseVirtualAddress=" + u64(baseVirtualAddress) + ", Flags=" + Hex.opFlags(flags) + ")"
                 + (qp == unconnected && unconnected != null ? " on an unconnected QP" : "");
         return post(qp, NdkOperationType.FAST_REGISTER, "NdkFastRegister", d, flags,
                 ctx -> qp.fastRegister(ctx, mr, adapterPageCount, adapterPageArray, fbo, length, baseVirtualAddress, flags));
@@ -1228,7 +1228,7 @@ public final class NdkSession implements AutoCloseable {
     public WrOutcome invalidate(NdkMr mr, int flags) {
         qps();
         NdkQp qp = target.qp;
-        Supplier<String> d = () -> "NdkInvalidate(Flags=" + u32(flags) + ")";
+        Supplier<String> d = () -> "NdkInvalidate(Flags=" + Hex.opFlags(flags) + ")";
         return complete(post(qp, NdkOperationType.INVALIDATE, "NdkInvalidate", d, flags, ctx -> qp.invalidate(ctx, mr, flags)));
     }
 
@@ -1287,7 +1287,7 @@ public final class NdkSession implements AutoCloseable {
         p.scratch.put(sourceOffset, data);
         NdkSge sge = new NdkSge(p.scratchVa + sourceOffset, data.length, p.scratchLocalToken);
         Supplier<String> d = () -> "NdkWrite(peer QP, Sgl=[" + sge + "], RemoteAddress=" + u64(remoteAddress) + ", RemoteToken="
-                + u32(remoteToken) + ", Flags=0x00000000) of " + data.length + " byte(s) " + accessFields("write", remoteAddress, data.length);
+                + u32(remoteToken) + ", Flags=" + Hex.opFlags(0) + ") of " + data.length + " byte(s) " + accessFields("write", remoteAddress, data.length);
         NdkQp qp = p.qp;
         WrOutcome o = complete(post(qp, NdkOperationType.WRITE, "NdkWrite", d, 0,
                 ctx -> qp.write(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0)));
@@ -1308,7 +1308,7 @@ public final class NdkSession implements AutoCloseable {
         long sinkOffset = 2L * pageSize - length / 2;
         NdkSge sge = new NdkSge(p.scratchVa + sinkOffset, length, p.scratchLocalToken);
         Supplier<String> d = () -> "NdkRead(peer QP, Sgl=[" + sge + "], RemoteAddress=" + u64(remoteAddress) + ", RemoteToken="
-                + u32(remoteToken) + ", Flags=0x00000000) of " + length + " byte(s) " + accessFields("read", remoteAddress, length);
+                + u32(remoteToken) + ", Flags=" + Hex.opFlags(0) + ") of " + length + " byte(s) " + accessFields("read", remoteAddress, length);
         NdkQp qp = p.qp;
         WrOutcome o = complete(post(qp, NdkOperationType.READ, "NdkRead", d, 0,
                 ctx -> qp.read(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0)));
@@ -1345,7 +1345,7 @@ public final class NdkSession implements AutoCloseable {
         long remote = p.scratchVa + targetReadSource(sink.length());
         int token = p.scratchRemoteToken;
         Supplier<String> d = () -> "NdkRead(target QP, Sgl=[" + sink + "], RemoteAddress=" + u64(remote) + ", RemoteToken="
-                + u32(token) + ", Flags=" + u32(flags) + ")";
+                + u32(token) + ", Flags=" + Hex.opFlags(flags) + ")";
         NdkQp qp = target.qp;
         WrOutcome o = complete(post(qp, NdkOperationType.READ, "NdkRead", d, flags,
                 ctx -> qp.read(ctx, new NdkSge[]{sink}, remote, token, flags)));

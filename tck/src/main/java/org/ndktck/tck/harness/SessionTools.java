@@ -245,14 +245,14 @@ public final class SessionTools implements AutoCloseable {
 
     /** NdkSend on {@code q}. */
     public WorkRequest send(QpRef q, NdkSge[] sgl, int flags) {
-        Supplier<String> d = () -> "NdkSend(" + q.name() + " QP, Sgl=" + sgl(sgl) + ", Flags=" + u32(flags) + ")";
+        Supplier<String> d = () -> "NdkSend(" + q.name() + " QP, Sgl=" + sgl(sgl) + ", Flags=" + Hex.opFlags(flags) + ")";
         return post(q, NdkOperationType.SEND, "NdkSend", d, flags, ctx -> q.qp().send(ctx, sgl, flags));
     }
 
     /** NdkSendAndInvalidate on {@code q}. */
     public WorkRequest sendAndInvalidate(QpRef q, NdkSge[] sgl, int remoteToken, int flags) {
         Supplier<String> d = () -> "NdkSendAndInvalidate(" + q.name() + " QP, Sgl=" + sgl(sgl) + ", RemoteToken=" + u32(remoteToken)
-                + ", Flags=" + u32(flags) + ")";
+                + ", Flags=" + Hex.opFlags(flags) + ")";
         return post(q, NdkOperationType.SEND, "NdkSendAndInvalidate", d, flags, ctx -> q.qp().sendAndInvalidate(ctx, sgl, remoteToken, flags));
     }
 
@@ -269,14 +269,14 @@ public final class SessionTools implements AutoCloseable {
     /** NdkRead on {@code q}. */
     public WorkRequest read(QpRef q, NdkSge[] sgl, long remoteAddress, int remoteToken, int flags) {
         Supplier<String> d = () -> "NdkRead(" + q.name() + " QP, Sgl=" + sgl(sgl) + ", RemoteAddress=" + u64(remoteAddress)
-                + ", RemoteToken=" + u32(remoteToken) + ", Flags=" + u32(flags) + ")";
+                + ", RemoteToken=" + u32(remoteToken) + ", Flags=" + Hex.opFlags(flags) + ")";
         return post(q, NdkOperationType.READ, "NdkRead", d, flags, ctx -> q.qp().read(ctx, sgl, remoteAddress, remoteToken, flags));
     }
 
     /** NdkWrite on {@code q}. */
     public WorkRequest write(QpRef q, NdkSge[] sgl, long remoteAddress, int remoteToken, int flags) {
         Supplier<String> d = () -> "NdkWrite(" + q.name() + " QP, Sgl=" + sgl(sgl) + ", RemoteAddress=" + u64(remoteAddress)
-                + ", RemoteToken=" + u32(remoteToken) + ", Flags=" + u32(flags) + ")";
+                + ", RemoteToken=" + u32(remoteToken) + ", Flags=" + Hex.opFlags(flags) + ")";
         return post(q, NdkOperationType.WRITE, "NdkWrite", d, flags, ctx -> q.qp().write(ctx, sgl, remoteAddress, remoteToken, flags));
     }
 
@@ -284,14 +284,14 @@ public final class SessionTools implements AutoCloseable {
     public WorkRequest fastRegister(QpRef q, NdkMr mr, int pageCount, long[] pages, int fbo, long length, long base, int flags) {
         Supplier<String> d = () -> "NdkFastRegister(" + q.name() + " QP, AdapterPageCount=" + u32(pageCount) + ", AdapterPageArray="
                 + Hex.pages(pages, pageCount) + ", FBO=" + u32(fbo) + ", Length=" + u64(length) + ", BaseVirtualAddress=" + u64(base)
-                + ", Flags=" + u32(flags) + ")";
+                + ", Flags=" + Hex.opFlags(flags) + ")";
         return post(q, NdkOperationType.FAST_REGISTER, "NdkFastRegister", d, flags,
                 ctx -> q.qp().fastRegister(ctx, mr, pageCount, pages, fbo, length, base, flags));
     }
 
     /** NdkInvalidate on {@code q}. */
     public WorkRequest invalidate(QpRef q, NdkMr mr, int flags) {
-        Supplier<String> d = () -> "NdkInvalidate(" + q.name() + " QP, Flags=" + u32(flags) + ")";
+        Supplier<String> d = () -> "NdkInvalidate(" + q.name() + " QP, Flags=" + Hex.opFlags(flags) + ")";
         return post(q, NdkOperationType.INVALIDATE, "NdkInvalidate", d, flags, ctx -> q.qp().invalidate(ctx, mr, flags));
     }
 
@@ -487,7 +487,7 @@ public final class SessionTools implements AutoCloseable {
      * @return the op; finish it with {@link #finish}
      */
     public AsyncOp<NdkMr> startRegister(NdkMr mr, Mdl mdl, long length, int flags, java.util.function.Consumer<AsyncOp<NdkMr>> inside) {
-        Supplier<String> d = () -> "NdkRegisterMr(Mdl=" + mdl + ", Length=" + u64(length) + ", Flags=" + u32(flags) + ")";
+        Supplier<String> d = () -> "NdkRegisterMr(Mdl=" + mdl + ", Length=" + u64(length) + ", Flags=" + Hex.mrFlags(flags) + ")";
         AsyncOp<NdkMr> op = s.newOp(AsyncOp.Flavor.REQUEST, "NdkRegisterMr", d);
         if (inside != null) {
             op.runInsideCallback(inside);
