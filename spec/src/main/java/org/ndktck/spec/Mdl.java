@@ -13,6 +13,9 @@ import java.util.Arrays;
  * PVOIDs in longs, ByteCount is a ULONG in an int; {@code StartVa + ByteOffset + ByteCount} may wrap
  * past 2^64 (the kit builds such MDLs on purpose).
  *
+ * <p>In a chain, an MDL that starts inside the page where the previous one ends names that page's frame as its
+ * first PFN, the same frame as the previous MDL's last PFN (TR-3): the chain stays virtually contiguous.
+ *
  * <p>Everything but {@link #next()} is fixed at construction; {@link #modificationCount()} counts every
  * change of Next so a guard can see a consumer touching a chain while a request on it is pending
  * (MR-REG-5, LAM-1).

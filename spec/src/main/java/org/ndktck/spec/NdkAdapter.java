@@ -49,6 +49,9 @@ public interface NdkAdapter extends NdkObject {
     /**
      * NdkBuildLam: maps the pages of a locked MDL chain to adapter logical addresses (LAM-1 to LAM-7).
      *
+     * <p>A chain whose MDLs meet inside a page shares that page's frame (TR-3, {@link Mdl}): the page is one page
+     * of the range and has one entry in the mapping.
+     *
      * @param mdl            the first MDL of a locked, virtually contiguous chain
      * @param length         bytes to map from the chain's virtual address (SIZE_T in a long, unsigned)
      * @param completion     called once if the result is PENDING

@@ -10,6 +10,11 @@ public interface NdkMr extends NdkObject {
      * NdkRegisterMr (MR-REG-1 to MR-REG-10). The provider uses the MDL's virtual address only as the
      * region's base for remote addresses, and moves data through its page frames (MR-REG-3, MR-REG-4).
      *
+     * <p>Chains the kit builds (TR-3): where one MDL ends inside a page and the next starts at the next virtual
+     * address, the next MDL's first page frame is the frame the previous MDL's last entry names (one page of
+     * the buffer, described twice); the chain is virtually contiguous and is registered as one range, the shared
+     * frame mapped once.
+     *
      * @param mdl            the first MDL of a locked chain, virtually contiguous over [VA, VA + length)
      * @param length         region size in bytes (SIZE_T in a long, unsigned); at most the chain's bytes
      * @param flags          NDK_MR_FLAG_* bits ({@link NdkMrFlags}), ULONG in an int

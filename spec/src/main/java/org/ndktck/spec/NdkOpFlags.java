@@ -1,5 +1,8 @@
 package org.ndktck.spec;
 
+import java.util.List;
+import java.util.Map;
+
 /**
  * The NDK_OP_FLAG_* work-request flags (ULONG, carried in a Java int; values from ndkpi.h, digest
  * section 17). For NdkFastRegister they are access permissions plus request options; ALLOW_REMOTE_WRITE
@@ -42,5 +45,45 @@ public final class NdkOpFlags {
      */
     public static boolean allowsRemoteWrite(int flags) {
         return (flags & ALLOW_REMOTE_WRITE) == ALLOW_REMOTE_WRITE;
+    }
+
+    /** The flags in the order {@link #describe(int)} names them; a composite flag before the bits it contains. */
+    private static final List<Map.Entry<String, Integer>> NAMES = List.of(
+            Map.entry("SILENT_SUCCESS", SILENT_SUCCESS),
+            Map.entry("READ_FENCE", READ_FENCE),
+            Map.entry("SEND_AND_SOLICIT_EVENT", SEND_AND_SOLICIT_EVENT),
+            Map.entry("ALLOW_REMOTE_READ", ALLOW_REMOTE_READ),
+            Map.entry("ALLOW_REMOTE_WRITE", ALLOW_REMOTE_WRITE),
+            Map.entry("ALLOW_LOCAL_WRITE", ALLOW_LOCAL_WRITE),
+            Map.entry("INLINE", INLINE),
+            Map.entry("RDMA_READ_SINK", RDMA_READ_SINK),
+            Map.entry("RDMA_READ_LOCAL_INVALIDATE", RDMA_READ_LOCAL_INVALIDATE),
+            Map.entry("DEFER", DEFER));
+
+    /**
+     * Names NDK flag bits for messages: each defined flag whose bits are all set (a composite such as
+     * ALLOW_REMOTE_WRITE takes its contained bits with it), bits left over as {@code undefined 0x...}, and the
+     * whole value in hex, for example {@code NDK_OP_FLAG_...|NDK_OP_FLAG_... (0x0000000A)}.
+     *
+     * @param flags the flags (ULONG, carried in an int)
+     * @return their names and hex value; {@code none (0x00000000)} for no bits
+     */
+    public static String describe(int flags) {
+        StringBuilder b = new StringBuilder();
+        int left = flags;
+        for (Map.Entry<String, Integer> e : NAMES) {
+            int v = e.getValue();
+            if (v != 0 && (left & v) == v) {
+                b.append(b.length() == 0 ? "" : "|").append("NDK_OP_FLAG_").append(e.getKey());
+                left &= ~v;
+            }
+        }
+        if (left != 0) {
+            b.append(b.length() == 0 ? "" : "|").append(String.format("undefined 0x%08X", left));
+        }
+        if (b.length() == 0) {
+            b.append("none");
+        }
+        return b.append(String.format(" (0x%08X)", flags)).toString();
     }
 }

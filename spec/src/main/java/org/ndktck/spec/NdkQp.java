@@ -47,7 +47,8 @@ public interface NdkQp extends NdkObject {
     NtStatus read(Object requestContext, NdkSge[] sgl, long remoteAddress, int remoteToken, int flags);
 
     /**
-     * NdkWrite: writes the local SGEs into remote memory of the connected peer.
+     * NdkWrite: writes the local SGEs into remote memory of the connected peer. With NDK_OP_FLAG_INLINE the
+     * source bytes are read by address, as for {@link #send} (TR-2).
      *
      * @param requestContext echoed in the CQ entry
      * @param sgl            local sources
@@ -60,6 +61,14 @@ public interface NdkQp extends NdkObject {
 
     /**
      * NdkSend: sends the local SGEs to the peer's next posted receive.
+     *
+     * <p>Transport behaviour the kit relies on (rules TR-1, TR-2): when the peer has no receive posted, the send
+     * waits (no CQ entry, no error) until the peer posts one, which then takes its bytes, or until this QP is
+     * flushed or closed, when it completes with STATUS_CANCELLED (or STATUS_SUCCESS if it had finished); the kit
+     * posts such sends only in the properties of FL-1 and CL-5 (AMB-31: a transport that fails them instead
+     * fails TR-1). With NDK_OP_FLAG_INLINE the bytes are those at the SGE addresses, found by address in the page
+     * frames of memory registered on this QP's PD (or mapped by a LAM) on the same adapter; the token is ignored
+     * (SGE-3) and the kit leaves the bytes unchanged until the request completes.
      *
      * @param requestContext echoed in the CQ entry
      * @param sgl            local sources (token ignored with INLINE, SGE-3)

@@ -15,7 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * C macro {@code NT_SUCCESS} (signed code ≥ 0, which includes STATUS_PENDING and informational
  * codes) and {@link #isError()} is {@code NT_ERROR} (severity 3, codes 0xC0000000 and above).
  *
- * <p>The named constants are the values of the public ntstatus.h (digest section 17).
+ * <p>The named constants are the values of the public ntstatus.h (digest section 17): those the NDKPI pages
+ * list, and the common codes a provider may return otherwise, so that every message prints them by name.
  *
  * @param code the 32-bit NTSTATUS bit pattern, carried in a signed Java int
  */
@@ -47,6 +48,47 @@ public record NtStatus(int code) {
     public static final NtStatus STATUS_CONNECTION_INVALID = named(0xC000023A, "STATUS_CONNECTION_INVALID");
     /** STATUS_IMPLEMENTATION_LIMIT, 0xC000042B: AdapterPageCount beyond what the adapter can do (MR-FRI-3). */
     public static final NtStatus STATUS_IMPLEMENTATION_LIMIT = named(0xC000042B, "STATUS_IMPLEMENTATION_LIMIT");
+
+    /** STATUS_TIMEOUT, 0x00000102: a success code (NT_SUCCESS) that some waits return; never a completion status the pages list. */
+    public static final NtStatus STATUS_TIMEOUT = named(0x00000102, "STATUS_TIMEOUT");
+    /** STATUS_DEVICE_BUSY, 0x80000011: a warning (not NT_SUCCESS, not NT_ERROR). */
+    public static final NtStatus STATUS_DEVICE_BUSY = named(0x80000011, "STATUS_DEVICE_BUSY");
+    /** STATUS_UNSUCCESSFUL, 0xC0000001: a generic failure. */
+    public static final NtStatus STATUS_UNSUCCESSFUL = named(0xC0000001, "STATUS_UNSUCCESSFUL");
+    /** STATUS_NOT_IMPLEMENTED, 0xC0000002: the call is not implemented (what a provider skeleton of {@code ndk-tck init} returns). */
+    public static final NtStatus STATUS_NOT_IMPLEMENTED = named(0xC0000002, "STATUS_NOT_IMPLEMENTED");
+    /** STATUS_INVALID_HANDLE, 0xC0000008. */
+    public static final NtStatus STATUS_INVALID_HANDLE = named(0xC0000008, "STATUS_INVALID_HANDLE");
+    /** STATUS_INVALID_DEVICE_REQUEST, 0xC0000010. */
+    public static final NtStatus STATUS_INVALID_DEVICE_REQUEST = named(0xC0000010, "STATUS_INVALID_DEVICE_REQUEST");
+    /** STATUS_NO_MEMORY, 0xC0000017. */
+    public static final NtStatus STATUS_NO_MEMORY = named(0xC0000017, "STATUS_NO_MEMORY");
+    /** STATUS_DATA_ERROR, 0xC000003E. */
+    public static final NtStatus STATUS_DATA_ERROR = named(0xC000003E, "STATUS_DATA_ERROR");
+    /** STATUS_DEVICE_NOT_READY, 0xC00000A3. */
+    public static final NtStatus STATUS_DEVICE_NOT_READY = named(0xC00000A3, "STATUS_DEVICE_NOT_READY");
+    /** STATUS_IO_TIMEOUT, 0xC00000B5. */
+    public static final NtStatus STATUS_IO_TIMEOUT = named(0xC00000B5, "STATUS_IO_TIMEOUT");
+    /** STATUS_NOT_SUPPORTED, 0xC00000BB: the request is not supported. */
+    public static final NtStatus STATUS_NOT_SUPPORTED = named(0xC00000BB, "STATUS_NOT_SUPPORTED");
+    /** STATUS_INVALID_ADDRESS, 0xC0000141. */
+    public static final NtStatus STATUS_INVALID_ADDRESS = named(0xC0000141, "STATUS_INVALID_ADDRESS");
+    /** STATUS_INVALID_DEVICE_STATE, 0xC0000184: the object is not in a state the call accepts. */
+    public static final NtStatus STATUS_INVALID_DEVICE_STATE = named(0xC0000184, "STATUS_INVALID_DEVICE_STATE");
+    /** STATUS_IO_DEVICE_ERROR, 0xC0000185. */
+    public static final NtStatus STATUS_IO_DEVICE_ERROR = named(0xC0000185, "STATUS_IO_DEVICE_ERROR");
+    /** STATUS_INVALID_BUFFER_SIZE, 0xC0000206. */
+    public static final NtStatus STATUS_INVALID_BUFFER_SIZE = named(0xC0000206, "STATUS_INVALID_BUFFER_SIZE");
+    /** STATUS_CONNECTION_DISCONNECTED, 0xC000020C. */
+    public static final NtStatus STATUS_CONNECTION_DISCONNECTED = named(0xC000020C, "STATUS_CONNECTION_DISCONNECTED");
+    /** STATUS_CONNECTION_RESET, 0xC000020D. */
+    public static final NtStatus STATUS_CONNECTION_RESET = named(0xC000020D, "STATUS_CONNECTION_RESET");
+    /** STATUS_CONNECTION_REFUSED, 0xC0000236. */
+    public static final NtStatus STATUS_CONNECTION_REFUSED = named(0xC0000236, "STATUS_CONNECTION_REFUSED");
+    /** STATUS_REQUEST_ABORTED, 0xC0000240. */
+    public static final NtStatus STATUS_REQUEST_ABORTED = named(0xC0000240, "STATUS_REQUEST_ABORTED");
+    /** STATUS_CONNECTION_ABORTED, 0xC0000241: a connection ended by an error (for example after an invalid SendAndInvalidate token, INV-6). */
+    public static final NtStatus STATUS_CONNECTION_ABORTED = named(0xC0000241, "STATUS_CONNECTION_ABORTED");
 
     private static NtStatus named(int code, String name) {
         NAMES.put(code, name);

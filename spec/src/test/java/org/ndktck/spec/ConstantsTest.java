@@ -96,6 +96,26 @@ class ConstantsTest {
             STATUS_REMOTE_RESOURCES 0xC000013D
             STATUS_CONNECTION_INVALID 0xC000023A
             STATUS_IMPLEMENTATION_LIMIT 0xC000042B
+            STATUS_TIMEOUT 0x00000102
+            STATUS_DEVICE_BUSY 0x80000011
+            STATUS_UNSUCCESSFUL 0xC0000001
+            STATUS_NOT_IMPLEMENTED 0xC0000002
+            STATUS_INVALID_HANDLE 0xC0000008
+            STATUS_INVALID_DEVICE_REQUEST 0xC0000010
+            STATUS_NO_MEMORY 0xC0000017
+            STATUS_DATA_ERROR 0xC000003E
+            STATUS_DEVICE_NOT_READY 0xC00000A3
+            STATUS_IO_TIMEOUT 0xC00000B5
+            STATUS_NOT_SUPPORTED 0xC00000BB
+            STATUS_INVALID_ADDRESS 0xC0000141
+            STATUS_INVALID_DEVICE_STATE 0xC0000184
+            STATUS_IO_DEVICE_ERROR 0xC0000185
+            STATUS_INVALID_BUFFER_SIZE 0xC0000206
+            STATUS_CONNECTION_DISCONNECTED 0xC000020C
+            STATUS_CONNECTION_RESET 0xC000020D
+            STATUS_CONNECTION_REFUSED 0xC0000236
+            STATUS_REQUEST_ABORTED 0xC0000240
+            STATUS_CONNECTION_ABORTED 0xC0000241
             """;
 
     /** Derived masks: not header constants, checked on their own below. */
@@ -215,6 +235,20 @@ class ConstantsTest {
         assertThat(NdkOpFlags.allowsRemoteWrite(0x30)).isTrue();
         assertThat(NdkOpFlags.allowsRemoteWrite(0x20)).isFalse();
         assertThat(NdkOpFlags.allowsRemoteWrite(0x10)).isFalse();
+    }
+
+    @Test
+    void flagsPrintAsTheirNames() {
+        assertThat(NdkMrFlags.describe(0x3)).isEqualTo("NDK_MR_FLAG_ALLOW_LOCAL_WRITE|NDK_MR_FLAG_ALLOW_REMOTE_READ (0x00000003)");
+        assertThat(NdkMrFlags.describe(0x5)).isEqualTo("NDK_MR_FLAG_ALLOW_REMOTE_WRITE (0x00000005)");
+        assertThat(NdkMrFlags.describe(0x0)).isEqualTo("NDK_MR_FLAG_ALLOW_LOCAL_READ (0x00000000)");
+        assertThat(NdkMrFlags.describe(0x14)).isEqualTo("undefined 0x00000014 (0x00000014)");
+        assertThat(NdkMrFlags.describe(0xA)).isEqualTo("NDK_MR_FLAG_ALLOW_REMOTE_READ|NDK_MR_FLAG_RDMA_READ_SINK (0x0000000A)");
+        assertThat(NdkOpFlags.describe(0)).isEqualTo("none (0x00000000)");
+        assertThat(NdkOpFlags.describe(0x39)).isEqualTo("NDK_OP_FLAG_SILENT_SUCCESS|NDK_OP_FLAG_ALLOW_REMOTE_READ|NDK_OP_FLAG_ALLOW_REMOTE_WRITE (0x00000039)");
+        assertThat(NdkOpFlags.describe(0x10)).isEqualTo("NDK_OP_FLAG_ALLOW_LOCAL_WRITE (0x00000010)");
+        assertThat(NdkOpFlags.describe(0x20)).isEqualTo("undefined 0x00000020 (0x00000020)");
+        assertThat(NdkOpFlags.describe(0x240)).isEqualTo("NDK_OP_FLAG_INLINE|NDK_OP_FLAG_DEFER (0x00000240)");
     }
 
     @Test

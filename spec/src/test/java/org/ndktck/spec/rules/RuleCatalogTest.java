@@ -58,6 +58,12 @@ class RuleCatalogTest {
     static final List<String> AUDIT_IDS = List.of(
             "MR-FR-20", "LAM-REL-3", "INV-6", "SND-1", "SND-2", "SND-3", "CQ-6", "AI-5", "AI-6");
 
+    /**
+     * The transport behaviour the kit relies on beyond the MR pages (issue 14): basis KIT_INTERPRETATION, MUST;
+     * TR-1 binds the provider (checked), TR-2 and TR-3 are the kit's own obligations.
+     */
+    static final List<String> TRANSPORT_IDS = List.of("TR-1", "TR-2", "TR-3");
+
     /** Security rules (design section 4, AMB-18): MUST with basis KIT_INTERPRETATION. */
     static final List<String> SECURITY_IDS = List.of(
             "MR-REG-8", "MR-FR-12", "SGE-2", "INV-4", "MR-DEREG-3",
@@ -104,10 +110,24 @@ class RuleCatalogTest {
     }
 
     @Test
+    void theTransportRulesAreTheKitsReadingsWithTheirBasis() {
+        for (String id : TRANSPORT_IDS) {
+            Rule r = catalog.find(id).orElseThrow();
+            assertThat(r.basis()).as(id).isEqualTo(Basis.KIT_INTERPRETATION);
+            assertThat(r.strength()).as(id).isEqualTo(Strength.MUST);
+            assertThat(r.group()).as(id).isEqualTo("Transport the kit relies on");
+        }
+        assertThat(catalog.find("TR-1").orElseThrow().check()).isEqualTo(Check.PROVIDER_PROPERTY);
+        assertThat(catalog.find("TR-2").orElseThrow().check()).isEqualTo(Check.CONSUMER_OBLIGATION);
+        assertThat(catalog.find("TR-3").orElseThrow().check()).isEqualTo(Check.CONSUMER_OBLIGATION);
+    }
+
+    @Test
     void theCatalogHoldsOnlyDigestIdsAndOurOwn() {
         Set<String> known = new TreeSet<>(DIGEST_IDS);
         known.addAll(OWN_IDS);
         known.addAll(AUDIT_IDS);
+        known.addAll(TRANSPORT_IDS);
         assertThat(catalog.rules().stream().map(Rule::id)).allMatch(known::contains);
     }
 

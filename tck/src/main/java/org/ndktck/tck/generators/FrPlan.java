@@ -1,5 +1,7 @@
 package org.ndktck.tck.generators;
 
+import org.ndktck.tck.harness.Hex;
+
 import static org.ndktck.tck.harness.Hex.u32;
 import static org.ndktck.tck.harness.Hex.u64;
 
@@ -48,7 +50,7 @@ public record FrPlan(FrCase kind, String edge, int initPageCount, boolean remote
     public String toString() {
         return "FrPlan{" + kind + " (" + edge + "), Init(AdapterPageCount=" + u32(initPageCount) + ", RemoteAccess=" + remoteAccess
                 + "), LAM pages=" + lamPages + ", AdapterPageCount=" + u32(pageCount) + ", FBO=" + u32(fbo) + ", Length=" + u64(length)
-                + ", BaseVirtualAddress=" + u64(baseVirtualAddress) + ", Flags=" + u32(flags)
+                + ", BaseVirtualAddress=" + u64(baseVirtualAddress) + ", Flags=" + Hex.opFlags(flags)
                 + (misalignDelta != 0 ? ", AdapterPageArray[" + (misalignIndex == EVERY_ENTRY ? "every entry" : misalignIndex) + "] += " + u64(misalignDelta) : "") + ", salt=" + salt + "}";
     }
 }

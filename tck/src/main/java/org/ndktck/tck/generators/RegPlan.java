@@ -2,6 +2,8 @@ package org.ndktck.tck.generators;
 
 import java.util.Arrays;
 
+import org.ndktck.tck.harness.Hex;
+
 import static org.ndktck.tck.harness.Hex.u32;
 import static org.ndktck.tck.harness.Hex.u64;
 
@@ -70,7 +72,7 @@ public record RegPlan(RegCase kind, String edge, long virtualAddress, int[] byte
             b.append(", MDL ").append(breakIndex).append(" VA moved by ").append(u64(breakDelta)).append(" (break at region byte ")
                     .append(u64(breakOffset())).append(")");
         }
-        return b.append(", Length=").append(u64(length)).append(", Flags=").append(u32(flags)).append(", salt=").append(salt).append("}").toString();
+        return b.append(", Length=").append(u64(length)).append(", Flags=").append(Hex.mrFlags(flags)).append(", salt=").append(salt).append("}").toString();
     }
 
     @Override

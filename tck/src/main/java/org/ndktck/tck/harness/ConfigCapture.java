@@ -117,6 +117,7 @@ public final class ConfigCapture implements TestExecutionListener {
                 return; // a bad configuration is reported by the properties themselves
             }
             out.println(seedLine(seed));
+            PlatformJobs.notice(parameters).ifPresent(out::println);
             out.flush();
         }
     }

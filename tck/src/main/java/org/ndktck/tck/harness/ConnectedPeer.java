@@ -98,7 +98,7 @@ public final class ConnectedPeer {
         scratch.put(sourceOffset, data);
         NdkSge sge = new NdkSge(scratchVa + sourceOffset, data.length, scratchLocalToken);
         Supplier<String> d = () -> "NdkWrite(peer QP, Sgl=[" + sge + "], RemoteAddress=" + u64(remoteAddress) + ", RemoteToken="
-                + u32(remoteToken) + ", Flags=0x00000000) of " + data.length + " byte(s) " + accessFields("write", remoteAddress, data.length);
+                + u32(remoteToken) + ", Flags=" + Hex.opFlags(0) + ") of " + data.length + " byte(s) " + accessFields("write", remoteAddress, data.length);
         NdkQp qp = objects.peer().qp;
         WrOutcome o = completions.complete(requests.post(qp, NdkOperationType.WRITE, "NdkWrite", d, 0,
                 ctx -> qp.write(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0)));
@@ -119,7 +119,7 @@ public final class ConnectedPeer {
         long sinkOffset = 2L * pageSize - length / 2;
         NdkSge sge = new NdkSge(scratchVa + sinkOffset, length, scratchLocalToken);
         Supplier<String> d = () -> "NdkRead(peer QP, Sgl=[" + sge + "], RemoteAddress=" + u64(remoteAddress) + ", RemoteToken="
-                + u32(remoteToken) + ", Flags=0x00000000) of " + length + " byte(s) " + accessFields("read", remoteAddress, length);
+                + u32(remoteToken) + ", Flags=" + Hex.opFlags(0) + ") of " + length + " byte(s) " + accessFields("read", remoteAddress, length);
         NdkQp qp = objects.peer().qp;
         WrOutcome o = completions.complete(requests.post(qp, NdkOperationType.READ, "NdkRead", d, 0,
                 ctx -> qp.read(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0)));
@@ -156,7 +156,7 @@ public final class ConnectedPeer {
         long remote = scratchVa + targetReadSource(sink.length());
         int token = scratchRemoteToken;
         Supplier<String> d = () -> "NdkRead(target QP, Sgl=[" + sink + "], RemoteAddress=" + u64(remote) + ", RemoteToken="
-                + u32(token) + ", Flags=" + u32(flags) + ")";
+                + u32(token) + ", Flags=" + Hex.opFlags(flags) + ")";
         NdkQp qp = objects.target().qp;
         WrOutcome o = completions.complete(requests.post(qp, NdkOperationType.READ, "NdkRead", d, flags,
                 ctx -> qp.read(ctx, new NdkSge[]{sink}, remote, token, flags)));

@@ -55,6 +55,18 @@ public final class CurrentProperty {
         return CURRENT.get();
     }
 
+    /**
+     * @return the rule IDs of the property running on this thread, else of the one running in this JVM (a provider's
+     *     completion thread sees it too); empty outside a kit property
+     */
+    public static List<String> runningRules() {
+        Info i = CURRENT.get();
+        if (i == null) {
+            i = running;
+        }
+        return i == null ? List.of() : i.ruleIds();
+    }
+
     /** @return the first rule of the running property (this thread's, else the one running in this JVM), or {@code fallback} */
     public static String primaryRule(String fallback) {
         Info i = CURRENT.get();

@@ -126,7 +126,7 @@ public final class MrRequests {
      * @return the outcome
      */
     public Outcome register(NdkMr mr, Mdl mdl, long length, int flags) {
-        Supplier<String> d = () -> "NdkRegisterMr(Mdl=" + mdl + ", Length=" + u64(length) + ", Flags=" + u32(flags) + ")";
+        Supplier<String> d = () -> "NdkRegisterMr(Mdl=" + mdl + ", Length=" + u64(length) + ", Flags=" + Hex.mrFlags(flags) + ")";
         AsyncOp<NdkMr> op = calls.newOp(AsyncOp.Flavor.REQUEST, "NdkRegisterMr", d);
         NtStatus r = inv.call("NdkRegisterMr", d, () -> mr.register(mdl, length, flags, op.requestCompletion(), op.context()));
         Outcome o = calls.finish(op, r, "MR-REG-9", REGISTER_TABLE);
@@ -292,7 +292,7 @@ public final class MrRequests {
      * @return the op; finish it with {@link #finish}
      */
     public AsyncOp<NdkMr> startRegister(NdkMr mr, Mdl mdl, long length, int flags, Consumer<AsyncOp<NdkMr>> inside) {
-        Supplier<String> d = () -> "NdkRegisterMr(Mdl=" + mdl + ", Length=" + u64(length) + ", Flags=" + u32(flags) + ")";
+        Supplier<String> d = () -> "NdkRegisterMr(Mdl=" + mdl + ", Length=" + u64(length) + ", Flags=" + Hex.mrFlags(flags) + ")";
         AsyncOp<NdkMr> op = calls.newOp(AsyncOp.Flavor.REQUEST, "NdkRegisterMr", d);
         if (inside != null) {
             op.runInsideCallback(inside);

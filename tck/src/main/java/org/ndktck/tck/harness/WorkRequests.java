@@ -121,7 +121,7 @@ public final class WorkRequests {
                                         long baseVirtualAddress, int flags) {
         Supplier<String> d = () -> "NdkFastRegister(AdapterPageCount=" + u32(adapterPageCount) + ", AdapterPageArray="
                 + Hex.pages(adapterPageArray, adapterPageCount) + ", FBO=" + u32(fbo) + ", Length=" + u64(length)
-                + ", BaseVirtualAddress=" + u64(baseVirtualAddress) + ", Flags=" + u32(flags) + ")"
+                + ", BaseVirtualAddress=" + u64(baseVirtualAddress) + ", Flags=" + Hex.opFlags(flags) + ")"
                 + (objects.isUnconnected(qp) ? " on an unconnected QP" : "");
         return post(qp, NdkOperationType.FAST_REGISTER, "NdkFastRegister", d, flags,
                 ctx -> qp.fastRegister(ctx, mr, adapterPageCount, adapterPageArray, fbo, length, baseVirtualAddress, flags));
@@ -137,7 +137,7 @@ public final class WorkRequests {
     public WrOutcome invalidate(NdkMr mr, int flags) {
         objects.qps();
         NdkQp qp = objects.target().qp;
-        Supplier<String> d = () -> "NdkInvalidate(Flags=" + u32(flags) + ")";
+        Supplier<String> d = () -> "NdkInvalidate(Flags=" + Hex.opFlags(flags) + ")";
         return completions.complete(post(qp, NdkOperationType.INVALIDATE, "NdkInvalidate", d, flags, ctx -> qp.invalidate(ctx, mr, flags)));
     }
 
@@ -149,14 +149,14 @@ public final class WorkRequests {
 
     /** NdkSend on {@code q}. */
     public WorkRequest send(QpRef q, NdkSge[] sgl, int flags) {
-        Supplier<String> d = () -> "NdkSend(" + q.name() + " QP, Sgl=" + sgl(sgl) + ", Flags=" + u32(flags) + ")";
+        Supplier<String> d = () -> "NdkSend(" + q.name() + " QP, Sgl=" + sgl(sgl) + ", Flags=" + Hex.opFlags(flags) + ")";
         return post(q, NdkOperationType.SEND, "NdkSend", d, flags, ctx -> q.qp().send(ctx, sgl, flags));
     }
 
     /** NdkSendAndInvalidate on {@code q}. */
     public WorkRequest sendAndInvalidate(QpRef q, NdkSge[] sgl, int remoteToken, int flags) {
         Supplier<String> d = () -> "NdkSendAndInvalidate(" + q.name() + " QP, Sgl=" + sgl(sgl) + ", RemoteToken=" + u32(remoteToken)
-                + ", Flags=" + u32(flags) + ")";
+                + ", Flags=" + Hex.opFlags(flags) + ")";
         return post(q, NdkOperationType.SEND, "NdkSendAndInvalidate", d, flags, ctx -> q.qp().sendAndInvalidate(ctx, sgl, remoteToken, flags));
     }
 
@@ -173,14 +173,14 @@ public final class WorkRequests {
     /** NdkRead on {@code q}. */
     public WorkRequest read(QpRef q, NdkSge[] sgl, long remoteAddress, int remoteToken, int flags) {
         Supplier<String> d = () -> "NdkRead(" + q.name() + " QP, Sgl=" + sgl(sgl) + ", RemoteAddress=" + u64(remoteAddress)
-                + ", RemoteToken=" + u32(remoteToken) + ", Flags=" + u32(flags) + ")";
+                + ", RemoteToken=" + u32(remoteToken) + ", Flags=" + Hex.opFlags(flags) + ")";
         return post(q, NdkOperationType.READ, "NdkRead", d, flags, ctx -> q.qp().read(ctx, sgl, remoteAddress, remoteToken, flags));
     }
 
     /** NdkWrite on {@code q}. */
     public WorkRequest write(QpRef q, NdkSge[] sgl, long remoteAddress, int remoteToken, int flags) {
         Supplier<String> d = () -> "NdkWrite(" + q.name() + " QP, Sgl=" + sgl(sgl) + ", RemoteAddress=" + u64(remoteAddress)
-                + ", RemoteToken=" + u32(remoteToken) + ", Flags=" + u32(flags) + ")";
+                + ", RemoteToken=" + u32(remoteToken) + ", Flags=" + Hex.opFlags(flags) + ")";
         return post(q, NdkOperationType.WRITE, "NdkWrite", d, flags, ctx -> q.qp().write(ctx, sgl, remoteAddress, remoteToken, flags));
     }
 
@@ -188,14 +188,14 @@ public final class WorkRequests {
     public WorkRequest fastRegister(QpRef q, NdkMr mr, int pageCount, long[] pages, int fbo, long length, long base, int flags) {
         Supplier<String> d = () -> "NdkFastRegister(" + q.name() + " QP, AdapterPageCount=" + u32(pageCount) + ", AdapterPageArray="
                 + Hex.pages(pages, pageCount) + ", FBO=" + u32(fbo) + ", Length=" + u64(length) + ", BaseVirtualAddress=" + u64(base)
-                + ", Flags=" + u32(flags) + ")";
+                + ", Flags=" + Hex.opFlags(flags) + ")";
         return post(q, NdkOperationType.FAST_REGISTER, "NdkFastRegister", d, flags,
                 ctx -> q.qp().fastRegister(ctx, mr, pageCount, pages, fbo, length, base, flags));
     }
 
     /** NdkInvalidate on {@code q}. */
     public WorkRequest invalidate(QpRef q, NdkMr mr, int flags) {
-        Supplier<String> d = () -> "NdkInvalidate(" + q.name() + " QP, Flags=" + u32(flags) + ")";
+        Supplier<String> d = () -> "NdkInvalidate(" + q.name() + " QP, Flags=" + Hex.opFlags(flags) + ")";
         return post(q, NdkOperationType.INVALIDATE, "NdkInvalidate", d, flags, ctx -> q.qp().invalidate(ctx, mr, flags));
     }
 }

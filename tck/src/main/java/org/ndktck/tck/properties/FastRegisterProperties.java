@@ -143,7 +143,7 @@ public class FastRegisterProperties {
             FrScenario sc = FrScenario.prepare(s, plan);
             WrOutcome o = sc.post();
             Checks.mustFail("MR-FR-6", o.call(), o.status(), o.describe(), NtStatus.STATUS_ACCESS_VIOLATION,
-                    "a failure (STATUS_ACCESS_VIOLATION inline) for Flags " + Hex.u32(plan.flags()) + " on an MR initialized with RemoteAccess = FALSE");
+                    "a failure (STATUS_ACCESS_VIOLATION inline) for Flags " + Hex.opFlags(plan.flags()) + " on an MR initialized with RemoteAccess = FALSE");
             if (o.entry() != null) {
                 Violations.advisory("MR-FR-6", o.call(), "an inline STATUS_ACCESS_VIOLATION", o.describe());
             }
@@ -396,12 +396,12 @@ public class FastRegisterProperties {
             Access a = s.targetReadInto(sge, 0);
             if (allowed) {
                 if (!a.succeeded()) {
-                    throw Violations.of("MR-FR-12", a.outcome().call(), "success: Flags " + Hex.u32(plan.flags())
+                    throw Violations.of("MR-FR-12", a.outcome().call(), "success: Flags " + Hex.opFlags(plan.flags())
                             + " include ALLOW_LOCAL_WRITE, so the region is a local sink", a.describe());
                 }
                 r.buffer().acceptActual(0, (int) r.buffer().size());
             } else if (a.succeeded()) {
-                throw Violations.of("MR-FR-12", a.outcome().call(), "an error completion: Flags " + Hex.u32(plan.flags())
+                throw Violations.of("MR-FR-12", a.outcome().call(), "an error completion: Flags " + Hex.opFlags(plan.flags())
                         + " lack NDK_OP_FLAG_ALLOW_LOCAL_WRITE (0x10), so the region is no local sink", a.describe());
             }
             s.checkMemory("MR-FR-12", () -> a.outcome().call());
@@ -412,7 +412,7 @@ public class FastRegisterProperties {
                 // Denied although allowed: the new registration's token does not grant its access (MR-FR-9), which a
                 // provider breaking the addressing (MR-FR-10) also shows; granted although not allowed: MR-FR-12.
                 throw Violations.of(canRead ? "MR-FR-9" : "MR-FR-12", rd.outcome().call(), (canRead ? "success" : "an error completion") + ": Flags "
-                        + Hex.u32(plan.flags()) + (canRead ? " include" : " lack") + " NDK_OP_FLAG_ALLOW_REMOTE_READ (0x08)", rd.describe());
+                        + Hex.opFlags(plan.flags()) + (canRead ? " include" : " lack") + " NDK_OP_FLAG_ALLOW_REMOTE_READ (0x08)", rd.describe());
             }
             if (canRead && !Arrays.equals(rd.data(), Probes.expectedAt(remote, k, n))) {
                 // BaseVirtualAddress + k did not reach byte k of the region: the addressing rule (MR-FR-10).
@@ -559,12 +559,12 @@ public class FastRegisterProperties {
                     long k = pickOffset(plan, i);
                     Access w = Probes.writeAt(s, r, plan.baseVirtualAddress() + k, 1);
                     if (w.succeeded()) {
-                        throw Violations.of("MR-FR-19", plan.toString(), "no remote write: Flags " + Hex.u32(plan.flags())
+                        throw Violations.of("MR-FR-19", plan.toString(), "no remote write: Flags " + Hex.opFlags(plan.flags())
                                 + " carry the undefined bit 0x20 but not ALLOW_REMOTE_WRITE (0x30)", w.describe());
                     }
                 }
             }
-            s.checkMemory("MR-FR-19", () -> "peer writes through a registration with Flags " + Hex.u32(plan.flags()));
+            s.checkMemory("MR-FR-19", () -> "peer writes through a registration with Flags " + Hex.opFlags(plan.flags()));
             FrPlan defined = plan.withFlags(plan.flags() & ~0x20, plan.remoteAccess());
             FrScenario control = FrScenario.prepare(s, defined);
             WrOutcome c = control.post();
@@ -574,7 +574,7 @@ public class FastRegisterProperties {
                     throw v;
                 }
                 throw Violations.of("MR-FR-19", c.call(), "STATUS_SUCCESS for the same request without the undefined bit 0x20 (Flags "
-                        + Hex.u32(defined.flags()) + ", all defined): the provider may refuse the bit 0x20, not the request's defined flags",
+                        + Hex.opFlags(defined.flags()) + ", all defined): the provider may refuse the bit 0x20, not the request's defined flags",
                         c.describe());
             }
         });

@@ -31,9 +31,16 @@ public class FlushProperties {
      * for ({@code sends} of them) are pending on the target's QP; after NdkFlush every receive completes
      * exactly once with STATUS_CANCELLED, and every send exactly once with STATUS_SUCCESS or
      * STATUS_CANCELLED, within the completion bound. The receive buffers are unchanged.
+     *
+     * <p>TR-1: the sends find no receive at the peer, so the kit relies on their waiting (the transport reading of
+     * AMB-31). A send whose CQ entry is already there before the flush with an error status failed for want of a
+     * receive: TR-1 is broken, not FL-1. After the flush, a status other than STATUS_CANCELLED or STATUS_SUCCESS
+     * is FL-1's.
      */
     @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
     @Tag("FL-1")
+    @NdkRule("TR-1")
+    @Tag("TR-1")
     void flushCancelsWhatIsPending(@ForAll @IntRange(min = 1, max = 8) int receives, @ForAll @IntRange(min = 0, max = 4) int sends) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
@@ -53,6 +60,14 @@ public class FlushProperties {
                     WorkRequest wr = t.send(t.target(), new NdkSge[]{sink.sge(p / 2 + (long) i * 16, 16)}, 0);
                     if (NtStatus.STATUS_SUCCESS.equals(wr.returned())) {
                         iq.add(wr);
+                    }
+                }
+                s.drain(s.target());
+                for (WorkRequest wr : iq) {
+                    if (wr.entry() != null && wr.entry().status().isError()) {
+                        throw Violations.of("TR-1", wr.detail() + " to a peer that has posted no receive, before any NdkFlush",
+                                "the send waits for a receive, or for a flush or close of its QP (the kit's reading, AMB-31)",
+                                "a CQ entry with status " + wr.entry().status() + " before the flush");
                     }
                 }
                 s.invoker().run("NdkFlush", () -> "NdkFlush(target QP)", () -> s.target().qp().flush());

@@ -162,7 +162,8 @@ public class InvalidateProperties {
                 Access r2 = Probes.readInside(s, again.region(), k, len);
                 if (!w2.succeeded() || !r2.succeeded() || !Arrays.equals(r2.data(), Probes.actualAt(again.region(), k, len))) {
                     throw Violations.of("INV-4", w2.describe() + "; " + r2.describe(), "the MR fast-registered again works with its new token "
-                            + u32(again.token()), w2.outcome().describe() + "; " + r2.outcome().describe());
+                            + u32(again.token()), w2.outcome().describe() + "; " + r2.outcome().describe()
+                            + (r2.succeeded() ? ", read " + Hex.differing(Probes.actualAt(again.region(), k, len), r2.data(), k, "region byte") : ""));
                 }
             }
         });

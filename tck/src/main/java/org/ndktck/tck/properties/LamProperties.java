@@ -220,7 +220,7 @@ public class LamProperties {
                 if (!ro.succeeded() || !Arrays.equals(got, chainBytes)) {
                     throw Violations.of("LAM-4", send.call() + " (logical address of chain byte " + u64(k) + ")",
                             "chain byte " + u64(k) + "'s bytes " + Hex.bytes(chainBytes) + " at the peer", "the receive " + ro.describe()
-                                    + ", the peer holds " + Hex.bytes(got));
+                                    + ", the peer holds " + Hex.differing(chainBytes, got, k, "chain byte"));
                 }
                 sink.buffer().expectWrite(0, got);
                 if (span <= Integer.toUnsignedLong(s.info().frmrPageCount())) {
@@ -237,7 +237,7 @@ public class LamProperties {
                     if (!w.succeeded() || !Arrays.equals(landed, data)) {
                         throw Violations.of("LAM-4", w.describe() + " through a fast registration over the LAM",
                                 "the bytes " + Hex.bytes(data) + " in chain byte " + u64(k) + "'s frame", w.outcome().describe()
-                                        + ", the frame holds " + Hex.bytes(landed));
+                                        + ", the frame holds " + Hex.differing(data, landed, k, "chain byte"));
                     }
                     sc.buffer().expectWrite(fbo + k, data);
                 }

@@ -181,16 +181,16 @@ public class RegisterMrProperties {
             boolean canWrite = NdkMrFlags.allowsRemoteWrite(plan.flags());
             Access rd = Probes.readInside(s, r, k, n);
             if (rd.succeeded() != canRead) {
-                throw Violations.of("MR-REG-8", rd.outcome().call(), (canRead ? "success" : "failure") + ": Flags " + Hex.u32(plan.flags())
+                throw Violations.of("MR-REG-8", rd.outcome().call(), (canRead ? "success" : "failure") + ": Flags " + Hex.mrFlags(plan.flags())
                         + (canRead ? " include" : " lack") + " ALLOW_REMOTE_READ (0x2)", rd.describe());
             }
             if (canRead && !Arrays.equals(rd.data(), Probes.expectedAt(r, k, n))) {
-                throw Violations.of("MR-REG-8", rd.outcome().call(), "the region's bytes " + Hex.bytes(Probes.expectedAt(r, k, n)),
-                        Hex.bytes(rd.data()));
+                throw Violations.of("MR-REG-8", rd.outcome().call(), "the region's bytes " + Hex.bytes(Probes.expectedAt(r, k, n)) + " from region byte " + k,
+                        "read " + Hex.differing(Probes.expectedAt(r, k, n), rd.data(), k, "region byte"));
             }
             Access w = Probes.writeInside(s, r, k, n);
             if (w.succeeded() != canWrite) {
-                throw Violations.of("MR-REG-8", w.outcome().call(), (canWrite ? "success" : "failure") + ": Flags " + Hex.u32(plan.flags())
+                throw Violations.of("MR-REG-8", w.outcome().call(), (canWrite ? "success" : "failure") + ": Flags " + Hex.mrFlags(plan.flags())
                         + (canWrite ? " include" : " lack") + " ALLOW_REMOTE_WRITE (0x5)", w.describe());
             }
             s.checkMemory("MR-REG-8", () -> w.outcome().call());
@@ -201,7 +201,7 @@ public class RegisterMrProperties {
                 Access a = s.targetReadInto(sge, 0);
                 if (a.succeeded() != canSink) {
                     throw Violations.of("MR-REG-8", a.outcome().call(), (canSink ? "success" : "an error completion") + ": Flags "
-                            + Hex.u32(plan.flags()) + (canSink ? " include" : " lack") + " NDK_MR_FLAG_ALLOW_LOCAL_WRITE (0x1), so the region is"
+                            + Hex.mrFlags(plan.flags()) + (canSink ? " include" : " lack") + " NDK_MR_FLAG_ALLOW_LOCAL_WRITE (0x1), so the region is"
                             + (canSink ? "" : " no") + " local sink of an NdkRead", a.describe());
                 }
                 if (canSink) {
@@ -415,19 +415,19 @@ public class RegisterMrProperties {
                 for (long k : ks) {
                     Access w = Probes.writeAt(s, r, plan.virtualAddress() + k, 1);
                     if (w.succeeded()) {
-                        throw Violations.of("MR-REG-14", o.call(), "no remote write: Flags " + Hex.u32(plan.flags())
+                        throw Violations.of("MR-REG-14", o.call(), "no remote write: Flags " + Hex.mrFlags(plan.flags())
                                 + " carry undefined bits but not ALLOW_REMOTE_WRITE (0x5)", w.describe());
                     }
                 }
             }
-            s.checkMemory("MR-REG-14", () -> "peer writes through a registration with Flags " + Hex.u32(plan.flags()));
+            s.checkMemory("MR-REG-14", () -> "peer writes through a registration with Flags " + Hex.mrFlags(plan.flags()));
             int defined = plan.flags() & (NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
             RegScenario control = RegScenario.prepare(s, plan.withFlags(defined));
             Outcome c = control.register();
             Refusals.discardIfRefused(c.status(), c.call());
             if (!c.succeeded()) {
                 throw Violations.of("MR-REG-14", c.call(), "STATUS_SUCCESS for the same registration with only its defined access bits (Flags "
-                        + Hex.u32(defined) + "): the provider may refuse undefined bits, not the defined flags around them", c.describe());
+                        + Hex.mrFlags(defined) + "): the provider may refuse undefined bits, not the defined flags around them", c.describe());
             }
         });
     }

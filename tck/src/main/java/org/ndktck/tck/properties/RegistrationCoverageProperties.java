@@ -100,7 +100,7 @@ public class RegistrationCoverageProperties {
                     Assume.that(o.succeeded());
                     r = new Region(b, fbo, base, length, s.remoteToken(mr));
                     what = "NdkFastRegister of " + pages + " pages, FBO " + Hex.u32(fbo) + ", Length " + u64(length)
-                            + ", Flags " + Hex.u32(f[0]);
+                            + ", Flags " + Hex.opFlags(f[0]);
                 } else {
                     f = MR_FLAGS[flagSet];
                     long length = mrLength(sizeClass, sizeSeed, p);
@@ -118,7 +118,7 @@ public class RegistrationCoverageProperties {
                     // a refusal of this valid request is MR-REG-10's finding; COV-1 judges successes
                     Assume.that(o.succeeded());
                     r = new Region(b, fbo, va, length, s.remoteToken(mr));
-                    what = "NdkRegisterMr(Length=" + u64(length) + ", Flags=" + Hex.u32(f[0]) + ") over " + chainText(chain);
+                    what = "NdkRegisterMr(Length=" + u64(length) + ", Flags=" + Hex.mrFlags(f[0]) + ") over " + chainText(chain);
                 }
                 probe(s, r, 0, f[1] == 1, f[2] == 1, what);
                 probe(s, r, r.length() - 1, f[1] == 1, f[2] == 1, what);
@@ -144,7 +144,7 @@ public class RegistrationCoverageProperties {
             byte[] landed = r.buffer().read(r.bufferOffset() + k, 1);
             if (!Arrays.equals(landed, data)) {
                 throw Violations.of("COV-1", w.describe() + " at " + where + " of " + what,
-                        Hex.bytes(data) + " in region byte " + u64(k), "the region's frame holds " + Hex.bytes(landed));
+                        Hex.bytes(data) + " in region byte " + u64(k), "the region's frame holds " + Hex.differing(data, landed, k, "region byte"));
             }
             r.buffer().expectWrite(r.bufferOffset() + k, data);
         }
@@ -159,7 +159,7 @@ public class RegistrationCoverageProperties {
             byte[] expected = r.buffer().read(r.bufferOffset() + k, 1);
             if (!Arrays.equals(rd.data(), expected)) {
                 throw Violations.of("COV-1", rd.describe() + " at " + where + " of " + what,
-                        "the region's byte " + Hex.bytes(expected), "read " + Hex.bytes(rd.data()));
+                        "the region's byte " + Hex.bytes(expected), "read " + Hex.differing(expected, rd.data(), k, "region byte"));
             }
         }
     }

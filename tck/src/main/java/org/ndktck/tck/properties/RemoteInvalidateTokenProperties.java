@@ -128,7 +128,7 @@ public class RemoteInvalidateTokenProperties {
                 if (!w.succeeded() || !Arrays.equals(landed, data)) {
                     throw Violations.of("COV-3", w.call() + " into the peer PD's region P with its token " + u32(other.remoteToken()) + after,
                             "STATUS_SUCCESS and " + Hex.bytes(data) + " in P: nothing but the named registration may be invalidated",
-                            w.describe() + "; P holds " + Hex.bytes(landed));
+                            w.describe() + "; P holds " + Hex.differing(data, landed, 0, "byte of P"));
                 }
                 other.buffer().expectWrite(0, data);
                 // Q too, a fast registration of the peer's PD: the target's NdkWrite with Q's token still lands
@@ -159,7 +159,7 @@ public class RemoteInvalidateTokenProperties {
         byte[] expected = Probes.expectedAt(r, 0, n);
         if (!rd.succeeded() || !Arrays.equals(rd.data(), expected)) {
             throw Violations.of("COV-3", rd.describe() + " of " + name + " with its token " + u32(r.remoteToken()) + after,
-                    "STATUS_SUCCESS and " + Hex.bytes(expected), rd.outcome().describe() + (rd.succeeded() ? ", read " + Hex.bytes(rd.data()) : ""));
+                    "STATUS_SUCCESS and " + Hex.bytes(expected), rd.outcome().describe() + (rd.succeeded() ? ", read " + Hex.differing(expected, rd.data(), 0, "region byte") : ""));
         }
     }
 

@@ -98,14 +98,14 @@ public class ScatteredFrameProperties {
                     if (!w.succeeded() || !Arrays.equals(landed, data)) {
                         throw Violations.of("COV-2", w.describe() + " across a page boundary of " + what,
                                 "STATUS_SUCCESS and " + Hex.bytes(data) + " in region bytes " + u64(k) + " on (the region's own frames)",
-                                w.outcome().describe() + "; the frames hold " + Hex.bytes(landed));
+                                w.outcome().describe() + "; the frames hold " + Hex.differing(data, landed, k, "region byte"));
                     }
                     r.buffer().expectWrite(r.bufferOffset() + k, data);
                     Access rd = s.peerRead(r.base() + k, r.remoteToken(), n);
                     if (!rd.succeeded() || !Arrays.equals(rd.data(), data)) {
                         throw Violations.of("COV-2", rd.describe() + " across a page boundary of " + what,
                                 "the region's bytes " + Hex.bytes(data) + " in the peer's sink",
-                                rd.outcome().describe() + (rd.succeeded() ? ", the sink holds " + Hex.bytes(rd.data()) : ""));
+                                rd.outcome().describe() + (rd.succeeded() ? ", the sink holds " + Hex.differing(data, rd.data(), k, "region byte") : ""));
                     }
                 }
                 receiveAcross(s, t, r, receiveSges, what);
@@ -133,7 +133,7 @@ public class ScatteredFrameProperties {
             if (!send.succeeded() || !ro.succeeded() || !Arrays.equals(landed, data)) {
                 throw Violations.of("COV-2", send.call() + " into " + ro.call() + " across a page boundary of " + what,
                         "both succeed and " + Hex.bytes(data) + " lands in region bytes " + u64(k) + " on",
-                        send.describe() + "; " + ro.describe() + "; the frames hold " + Hex.bytes(landed));
+                        send.describe() + "; " + ro.describe() + "; the frames hold " + Hex.differing(data, landed, k, "region byte"));
             }
             r.buffer().expectWrite(r.bufferOffset() + k, data);
         }

@@ -264,7 +264,7 @@ public class SgeProperties {
                 if ((ro != null && !ro.succeeded()) || !Arrays.equals(got, expected)) {
                     throw Violations.of("SGE-3", sent.call(), "the source bytes " + Hex.bytes(expected) + " at offset " + j
                                     + " of the peer's " + (write ? "region" : "receive buffer"),
-                            (ro == null ? "" : "the receive " + ro.describe() + ", ") + "the buffer holds " + Hex.bytes(got));
+                            (ro == null ? "" : "the receive " + ro.describe() + ", ") + "the buffer holds " + Hex.differing(expected, got, j, "buffer byte"));
                 }
                 sink.buffer().expectWrite(j, expected);
             }

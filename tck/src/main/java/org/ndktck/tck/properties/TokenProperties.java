@@ -142,7 +142,7 @@ public class TokenProperties {
                     throw Violations.of("MR-TOK-1", "remote token " + u32(token) + " read " + where + "; then " + w.describe() + "; "
                                     + rd.describe(), "the token names the new registration: the write and the read back succeed",
                             w.outcome().describe() + "; " + rd.outcome().describe()
-                                    + (rd.succeeded() ? ", read " + Hex.bytes(rd.data()) : ""));
+                                    + (rd.succeeded() ? ", read " + Hex.differing(Probes.actualAt(r, k, n), rd.data(), k, "region byte") : ""));
                 }
             }
         });
@@ -196,7 +196,7 @@ public class TokenProperties {
                 byte[] got = sink.buffer().read(0, len);
                 if (!w.succeeded() || !Arrays.equals(got, expected)) {
                     throw Violations.of("MR-TOK-2", w.call(), "STATUS_SUCCESS and the region's bytes " + Hex.bytes(expected) + " at the peer",
-                            w.describe() + ", the peer holds " + Hex.bytes(got));
+                            w.describe() + ", the peer holds " + Hex.differing(expected, got, k, "region byte"));
                 }
                 sink.buffer().expectWrite(0, expected);
                 WorkRequest recv = t.receive(t.peer(), new NdkSge[]{sink.sge(p / 2, len)}, NdkOperationType.RECEIVE);
@@ -210,7 +210,7 @@ public class TokenProperties {
                 if (!send.succeeded() || !ro.succeeded() || !Arrays.equals(got2, expected)) {
                     throw Violations.of("MR-TOK-2", send.call(), "STATUS_SUCCESS and the region's bytes " + Hex.bytes(expected)
                             + " in the peer's receive buffer", send.describe() + "; the receive " + ro.describe() + ", the peer holds "
-                            + Hex.bytes(got2));
+                            + Hex.differing(expected, got2, k, "region byte"));
                 }
                 sink.buffer().expectWrite(p / 2, expected);
             }
@@ -337,7 +337,7 @@ public class TokenProperties {
                     byte[] own = Probes.expectedAt(r, 0, n);
                     if (!a.succeeded() || !Arrays.equals(a.data(), own)) {
                         throw Violations.of("MR-TOK-6", a.describe(), "the bytes of the region token " + u32(r.remoteToken())
-                                + " names: " + Hex.bytes(own), a.outcome().describe() + (a.succeeded() ? ", read " + Hex.bytes(a.data()) : ""));
+                                + " names: " + Hex.bytes(own), a.outcome().describe() + (a.succeeded() ? ", read " + Hex.differing(own, a.data(), 0, "region byte") : ""));
                     }
                 }
             }

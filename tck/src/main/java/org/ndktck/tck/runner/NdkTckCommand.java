@@ -21,7 +21,7 @@ import java.util.concurrent.Callable;
  * never a stack trace; 3 an internal error of the kit itself.
  */
 @Command(name = "ndk-tck", mixinStandardHelpOptions = true, versionProvider = NdkTckCommand.Version.class,
-        subcommands = {RunCommand.class, RulesCommand.class, ExplainCommand.class, MergeCommand.class, ProvidersCommand.class,
+        subcommands = {RunCommand.class, RulesCommand.class, ExplainCommand.class, MergeCommand.class, ProvidersCommand.class, InitCommand.class,
                 SelftestCommand.class, CommandLine.HelpCommand.class},
         description = {"Conformance test kit for the memory-region part of NDKPI (NdkCreateMr, NdkRegisterMr, "
                 + "NdkFastRegister and the pages they lean on).", ""},

@@ -61,6 +61,8 @@ public final class PlatformReports implements TestExecutionListener {
         final long startNanos = System.nanoTime();
         TckConfig config;
         String setupError;
+        /** The {@code ndk.tck.jobs} notice of this run, or null. */
+        String jobsNotice;
         ProviderUnderTest provider;
         NdkAdapterInfo adapterInfo;
 
@@ -80,6 +82,7 @@ public final class PlatformReports implements TestExecutionListener {
             return;
         }
         Run r = newRun("", dir(testPlan, Optional.empty(), null));
+        r.jobsNotice = org.ndktck.tck.harness.PlatformJobs.notice(k -> lookup(testPlan, Optional.empty(), k)).orElse(null);
         r.listener.watch(testPlan, testPlan.getRoots(), id -> suiteOf(id).isEmpty());
         runs.push(r);
     }
@@ -98,6 +101,8 @@ public final class PlatformReports implements TestExecutionListener {
                 }
                 String name = ((ClassSource) id.getSource().get()).getJavaClass().getSimpleName();
                 Run r = newRun(id.getUniqueId(), dir(plan, suite, name));
+                TestPlan p = plan;
+                r.jobsNotice = org.ndktck.tck.harness.PlatformJobs.notice(k -> lookup(p, suite, k)).orElse(null);
                 java.util.Set<TestIdentifier> root = java.util.Set.of(id);
                 r.listener.watch(plan, List.of(id), t -> root.contains(t) || suiteOf(t).isEmpty());
                 runs.push(r);
@@ -241,6 +246,9 @@ public final class PlatformReports implements TestExecutionListener {
         List<String> notes = new ArrayList<>();
         if (r.setupError != null) {
             notes.add(SetupErrorReport.NOTE + r.setupError);
+        }
+        if (r.jobsNotice != null) {
+            notes.add(r.jobsNotice.substring("ndk-tck: ".length()));
         }
         notes.add("written by the kit's JUnit Platform listener in the provider's own build; each rule's replay is the "
                 + "equivalent ./ndk-tck command (add --provider-jar for the provider's jars), or replay the whole run with "

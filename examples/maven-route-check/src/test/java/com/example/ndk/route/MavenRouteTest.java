@@ -56,12 +56,17 @@ class MavenRouteTest {
     }
 
     private static Outcome run(Class<?> suite) {
+        return run(suite, Map.of());
+    }
+
+    private static Outcome run(Class<?> suite, Map<String, String> more) {
         Outcome o = new Outcome(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         Launcher launcher = LauncherFactory.create();
         // as this build's Surefire configuration has them: jqwik reports only failures, to the platform
         launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(suite))
                         .configurationParameter("jqwik.reporting.onlyfailures", "true")
                         .configurationParameter("jqwik.reporting.usejunitplatform", "true")
+                        .configurationParameters(more)
                         .configurationParameter("ndk.tck.reportDir", reports.toString()).build(),
                 new TestExecutionListener() {
                     @Override
@@ -134,6 +139,31 @@ class MavenRouteTest {
         assertEquals("FAIL", rule(report, "MR-FR-4").get("verdict").asText());
         assertEquals(1, report.get("exitCode").asInt());
         assertTrue(rule(report, "MR-FR-4").get("replay").asText().contains("--provider fault:MR-FR-4 --rules MR-FR-4 --seed "));
+    }
+
+    /**
+     * ndk.tck.jobs on the Maven route (issue 18): the properties still run one after another in the test JVM, so the
+     * verdicts and tries equal those of jobs 1, for a legal provider (passes) and a fault (fails its rule), and the
+     * report says the setting was not used.
+     */
+    @Test
+    void jobsOnTheMavenRouteGiveTheVerdictsOfJobsOneAndSaySo() throws IOException {
+        run(LegalProviderSuite.class);
+        JsonNode one = report(LegalProviderSuite.class);
+        Outcome two = run(LegalProviderSuite.class, Map.of("ndk.tck.jobs", "2"));
+        assertEquals(List.of(), two.failureMessages(), "a legal provider must pass with ndk.tck.jobs=2");
+        JsonNode withJobs = report(LegalProviderSuite.class);
+        for (String id : List.of("MR-FR-4", "MR-TOK-2", "MR-FR-10")) {
+            assertEquals(rule(one, id).get("verdict").asText(), rule(withJobs, id).get("verdict").asText(), id);
+            assertEquals(rule(one, id).get("tries").asLong(), rule(withJobs, id).get("tries").asLong(), id);
+        }
+        assertTrue(withJobs.get("notes").toString().contains("ndk.tck.jobs=2 is not used in a JUnit Platform build"),
+                withJobs.get("notes").toString());
+        assertFalse(one.get("notes").toString().contains("ndk.tck.jobs"), one.get("notes").toString());
+
+        Outcome fault = run(FaultProviderSuite.class, Map.of("ndk.tck.jobs", "2"));
+        assertTrue(fault.failureMessages().stream().anyMatch(m -> m.contains("MR-FR-4")), String.join("\n", fault.failureMessages()));
+        assertEquals("FAIL", rule(report(FaultProviderSuite.class), "MR-FR-4").get("verdict").asText());
     }
 
     @Test
