@@ -604,7 +604,7 @@ public final class NdkSession implements AutoCloseable {
      * @return the MR
      */
     public NdkMr createMr(Side side, boolean fastRegister) {
-        Created<NdkMr> c = createMrRaw(side, fastRegister);
+        Created<NdkMr> c = Refusals.retried(() -> createMrRaw(side, fastRegister), Created::status);
         Refusals.discardIfRefused(c.status(), c.call());
         if (!c.succeeded()) {
             throw Violations.of("MR-CREATE-2", c.call(), "STATUS_SUCCESS, inline or through the completion, for an MR on a fresh PD", c.describe());
@@ -721,7 +721,7 @@ public final class NdkSession implements AutoCloseable {
      * @param flags  NDK_MR_FLAG_* bits
      */
     public void registerValid(NdkMr mr, Mdl mdl, long length, int flags) {
-        Outcome o = register(mr, mdl, length, flags);
+        Outcome o = Refusals.retried(() -> register(mr, mdl, length, flags), Outcome::status);
         Refusals.discardIfRefused(o.status(), o.call());
         if (!o.succeeded()) {
             if ((flags & NdkMrFlags.RDMA_READ_SINK) != 0 && readSinkNotRequired()) {
@@ -782,7 +782,7 @@ public final class NdkSession implements AutoCloseable {
      */
     public NdkMr fastRegisterMr(int adapterPageCount, boolean remoteAccess) {
         NdkMr mr = createMr(target, true);
-        Outcome o = initializeFastRegister(mr, adapterPageCount, remoteAccess);
+        Outcome o = Refusals.retried(() -> initializeFastRegister(mr, adapterPageCount, remoteAccess), Outcome::status);
         Refusals.discardIfRefused(o.status(), o.call());
         if (!o.succeeded()) {
             throw Violations.of("MR-FRI-2", o.call(), "STATUS_SUCCESS: AdapterPageCount is at most FRMRPageCount ("
@@ -884,6 +884,11 @@ public final class NdkSession implements AutoCloseable {
             lam = new NdkLogicalAddressMapping(lam.lamSize());
             o = buildLamOnce(mdl, length, lam);
         }
+        // a set-up mapping refused for lack of resources is built again (Refusals.SETUP_ATTEMPTS)
+        for (int i = 1; i < Refusals.SETUP_ATTEMPTS && Refusals.isAllowedRefusal(o.status()); i++) {
+            lam = new NdkLogicalAddressMapping(lam.lamSize());
+            o = buildLamOnce(mdl, length, lam);
+        }
         Refusals.discardIfRefused(o.status(), o.call());
         if (!o.succeeded()) {
             throw new KitSetupError(o.call(), o.describe());
@@ -971,6 +976,27 @@ public final class NdkSession implements AutoCloseable {
 
     WorkRequest post(NdkQp qp, NdkOperationType type, String kind, Supplier<String> detail, int flags,
                              Function<Object, NtStatus> call) {
+        return post(qp, type, kind, detail, flags, call, Refusals.OnRefusal.DISCARD);
+    }
+
+    /**
+     * Posts a work request; a post refused inline for lack of resources is handled as {@code onRefusal} says
+     * (the work-request pages allow "other status codes": such a refusal judges nothing).
+     */
+    WorkRequest post(NdkQp qp, NdkOperationType type, String kind, Supplier<String> detail, int flags,
+                     Function<Object, NtStatus> call, Refusals.OnRefusal onRefusal) {
+        WorkRequest wr = postOnce(qp, type, kind, detail, flags, call);
+        for (int i = 1; i < onRefusal.attempts() && Refusals.isAllowedRefusal(wr.returned); i++) {
+            wr = postOnce(qp, type, kind, detail, flags, call);
+        }
+        if (onRefusal != Refusals.OnRefusal.KEEP) {
+            Refusals.discardIfRefused(wr.returned, null);
+        }
+        return wr;
+    }
+
+    private WorkRequest postOnce(NdkQp qp, NdkOperationType type, String kind, Supplier<String> detail, int flags,
+                                 Function<Object, NtStatus> call) {
         boolean onUnconnected = qp == unconnected && unconnected != null;
         Side side = qp == peer.qp ? peer : target;
         Object qpContext = onUnconnected ? unconnectedContext : side.qpContext;
@@ -988,8 +1014,6 @@ public final class NdkSession implements AutoCloseable {
                     "STATUS_SUCCESS (then a CQ entry) or an error: work requests complete through the CQ, not a callback",
                     "returned STATUS_PENDING");
         }
-        // the work-request pages allow "other status codes": a post refused for lack of resources judges nothing
-        Refusals.discardIfRefused(r, null);
         return wr;
     }
 
@@ -1289,8 +1313,9 @@ public final class NdkSession implements AutoCloseable {
         Supplier<String> d = () -> "NdkWrite(peer QP, Sgl=[" + sge + "], RemoteAddress=" + u64(remoteAddress) + ", RemoteToken="
                 + u32(remoteToken) + ", Flags=0x00000000) of " + data.length + " byte(s) " + accessFields("write", remoteAddress, data.length);
         NdkQp qp = p.qp;
+        // a probe refused inline for lack of resources never reached the QP: it is posted again (Refusals.SETUP_ATTEMPTS)
         WrOutcome o = complete(post(qp, NdkOperationType.WRITE, "NdkWrite", d, 0,
-                ctx -> qp.write(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0)));
+                ctx -> qp.write(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0), Refusals.OnRefusal.RETRY));
         return new Access(o, new byte[0]);
     }
 
@@ -1311,7 +1336,7 @@ public final class NdkSession implements AutoCloseable {
                 + u32(remoteToken) + ", Flags=0x00000000) of " + length + " byte(s) " + accessFields("read", remoteAddress, length);
         NdkQp qp = p.qp;
         WrOutcome o = complete(post(qp, NdkOperationType.READ, "NdkRead", d, 0,
-                ctx -> qp.read(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0)));
+                ctx -> qp.read(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0), Refusals.OnRefusal.RETRY));
         byte[] data = o.succeeded() ? p.scratch.read(sinkOffset, length) : new byte[0];
         p.scratch.acceptActual(sinkOffset, length);
         return new Access(o, data);

@@ -218,7 +218,7 @@ public final class SessionTools implements AutoCloseable {
     public WorkRequest post(QpRef q, NdkOperationType type, String kind, Supplier<String> detail, int flags,
                             Function<Object, NtStatus> call) {
         if (q.session() && (type != NdkOperationType.RECEIVE_AND_INVALIDATE || q.qpContext() == null)) {
-            return s.post(q.qp(), type, kind, detail, flags, call);
+            return s.post(q.qp(), type, kind, detail, flags, call, onRefusal);
         }
         NdkCq own = q.cqFor(type);
         WorkRequest wr = new WorkRequest(type, kind, detail, own, own == q.cq() ? q.receiveCq() : q.cq(), q.qpContext(),
@@ -235,8 +235,26 @@ public final class SessionTools implements AutoCloseable {
                     "returned STATUS_PENDING");
         }
         // as NdkSession.post: a post refused for lack of resources ("other status codes") judges nothing
-        Refusals.discardIfRefused(r, null);
+        if (onRefusal != Refusals.OnRefusal.KEEP) {
+            Refusals.discardIfRefused(r, null);
+        }
         return wr;
+    }
+
+    /** What this object's posts do with a post refused inline for lack of resources; the try is discarded by default. */
+    private Refusals.OnRefusal onRefusal = Refusals.OnRefusal.DISCARD;
+
+    /**
+     * Sets what the posts made through this object ({@link #post} and the calls built on it) do when the
+     * provider refuses one inline for lack of resources: {@link Refusals.OnRefusal#KEEP} returns the refused
+     * request (its {@code returned()} is STATUS_INSUFFICIENT_RESOURCES) for a property that judges only the
+     * requests accepted. A post on another QP than the session's is never posted again
+     * ({@link Refusals.OnRefusal#RETRY} discards there as DISCARD does).
+     *
+     * @param what DISCARD (the default), RETRY or KEEP
+     */
+    public void onRefusedPost(Refusals.OnRefusal what) {
+        this.onRefusal = java.util.Objects.requireNonNull(what, "what");
     }
 
     private static String sgl(NdkSge[] sgl) {
