@@ -46,6 +46,11 @@ import org.ndktck.spec.RequestCompletion;
  *       so local and remote tokens always differ and lie far apart (the pages let them differ: MR-TOK-1,
  *       MR-TOK-2); SGEs carrying such a local token reach the reference with its own;
  *       {@code legal:split-tokens/pending} is the same over {@code completion=pending};</li>
+ *   <li>{@code legal:small-tokens}: tokens are the smallest positive values no live registration or privileged
+ *       token holds (1, 2, 3, ...), so they lie next to each other and a retired token is handed out again at
+ *       once (token values are the provider's; MR-TOK-6 keeps live ones distinct);</li>
+ *   <li>{@code legal:cq-one-at-a-time}: NdkGetCqResults(Ex) hands out at most one entry a call however many are
+ *       queued (nResults is a maximum; only 0 means the CQ is empty);</li>
  *   <li>{@code legal:lam-top}: the adapter logical addresses NdkBuildLam hands out lie at the top of the 64-bit
  *       address space (the reference's, with the top 16 bits flipped: 0xFFFF8000_00000000 and up); an
  *       AdapterPageArray posted with NdkFastRegister, and the address of an SGE that carries a privileged token,
@@ -86,6 +91,11 @@ public final class LegalFreedoms {
                         SplitTokens::new), Map.of()),
                 FaultDefaults.withDefaults(Variants.wrapped("legal:split-tokens/pending",
                         "as legal:split-tokens, over completion=pending", SplitTokens::new), Map.of("completion", "pending")),
+                Variants.builder("legal:small-tokens", "tokens are the smallest positive values not in use: 1, 2, 3, ..., a retired "
+                        + "token handed out again at once (token values are the provider's; live tokens stay distinct, MR-TOK-6)")
+                        .replace(org.ndktck.reference.Pieces.TOKEN_ALLOCATOR, seed -> LegalFreedoms::smallestFree).build(),
+                Variants.wrapped("legal:cq-one-at-a-time", "NdkGetCqResults(Ex) hands out at most one entry a call, however many are "
+                        + "queued and however large the consumer's array", CqOneAtATime::new),
                 Variants.wrapped("legal:lam-top",
                         "NdkBuildLam hands out adapter logical addresses at the top of the 64-bit address space", LamTop::new),
                 Variants.wrapped("legal:defer-ignored",
@@ -97,6 +107,15 @@ public final class LegalFreedoms {
                 Variants.wrapped("legal:zero-base-rejected",
                         "NdkFastRegister with BaseVirtualAddress 0 fails inline with STATUS_INVALID_PARAMETER (AMB-1: either is allowed)",
                         ZeroBaseRejected::new));
+    }
+
+    /** The smallest positive token no live registration or privileged token holds (legal:small-tokens). */
+    static int smallestFree(org.ndktck.reference.TokenRequest request) {
+        int t = 1;
+        while (request.inUse().test(t)) {
+            t++;
+        }
+        return t;
     }
 
     private static NdkProvider shortage(String name, Map<String, String> defaults) {
@@ -225,6 +244,23 @@ public final class LegalFreedoms {
                 for (org.ndktck.spec.NdkResultEx e : groups.get(order.get(i))) {
                     results[k++] = e;
                 }
+            }
+            return n;
+        }
+    }
+
+    /** NdkGetCqResults(Ex) hands out at most one entry a call (the entries stay queued in order for the next calls). */
+    static final class CqOneAtATime implements Hooks {
+        @Override
+        public int results(ForwardingCq cq, org.ndktck.spec.NdkResultEx[] results,
+                           java.util.function.ToIntFunction<org.ndktck.spec.NdkResultEx[]> inner) {
+            if (results.length <= 1) {
+                return inner.applyAsInt(results);
+            }
+            org.ndktck.spec.NdkResultEx[] one = new org.ndktck.spec.NdkResultEx[1];
+            int n = inner.applyAsInt(one);
+            if (n > 0) {
+                results[0] = one[0];
             }
             return n;
         }

@@ -1114,7 +1114,7 @@ public final class NdkSession implements AutoCloseable {
             for (int i = 0; i < n; i++) {
                 accept(cq, buf[i]);
             }
-        } while (n == buf.length);
+        } while (n > 0); // only 0 means the CQ is empty (NdkGetCqResults page): fewer than asked for does not
     }
 
     /**
@@ -1142,7 +1142,7 @@ public final class NdkSession implements AutoCloseable {
                 out.add(e);
                 accept(cq, new NdkResultEx(e.status(), e.bytesTransferred(), e.qpContext(), e.requestContext(), null, 0));
             }
-        } while (n == buf.length);
+        } while (n > 0); // only 0 means the CQ is empty (NdkGetCqResults page): fewer than asked for does not
         return out;
     }
 
