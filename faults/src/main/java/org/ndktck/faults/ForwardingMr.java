@@ -76,7 +76,7 @@ public final class ForwardingMr extends ForwardingObject<NdkMr> implements NdkMr
         this.base = mdl == null ? 0 : mdl.virtualAddress();
         this.length = length;
         return hooks.call(NdkCall.REGISTER_MR, this, () -> hooks.request(NdkCall.REGISTER_MR, this, completion, requestContext,
-                (c, x) -> inner.register(hooks.mdl(NdkCall.REGISTER_MR, mdl), hooks.registerLength(this, length), flags, c, x)));
+                (c, x) -> inner.register(hooks.mdl(NdkCall.REGISTER_MR, mdl), hooks.registerLength(this, length), hooks.registerFlags(this, flags), c, x)));
     }
 
     @Override

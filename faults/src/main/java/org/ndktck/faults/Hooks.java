@@ -259,6 +259,18 @@ public interface Hooks {
     }
 
     /**
+     * The Flags the wrapped provider is given for an NdkRegisterMr; a provider that ignores undefined bits
+     * may clear them here.
+     *
+     * @param mr    the wrapped MR
+     * @param flags the consumer's NDK_MR_FLAG_* bits (ULONG in an int)
+     * @return the Flags the wrapped provider sees; by default unchanged
+     */
+    default int registerFlags(ForwardingMr mr, int flags) {
+        return flags;
+    }
+
+    /**
      * The header the consumer reads.
      *
      * @param object the wrapped object

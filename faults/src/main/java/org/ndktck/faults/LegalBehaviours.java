@@ -36,11 +36,13 @@ public final class LegalBehaviours {
 
     /**
      * @return the providers, each with its one-line description: these four, then those that use a freedom of
-     *     the pages hard ({@link LegalFreedoms#providers()})
+     *     the pages hard ({@link LegalFreedoms#providers()}), then those that take the other reading of an
+     *     ambiguity ({@link LegalReadings#providers()})
      */
     public static List<NdkProvider> providers() {
         List<NdkProvider> all = new java.util.ArrayList<>(behaviours());
         all.addAll(LegalFreedoms.providers());
+        all.addAll(LegalReadings.providers());
         return List.copyOf(all);
     }
 

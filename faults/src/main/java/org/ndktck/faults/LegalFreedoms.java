@@ -46,6 +46,14 @@ import org.ndktck.spec.RequestCompletion;
  *       so local and remote tokens always differ and lie far apart (the pages let them differ: MR-TOK-1,
  *       MR-TOK-2); SGEs carrying such a local token reach the reference with its own;
  *       {@code legal:split-tokens/pending} is the same over {@code completion=pending};</li>
+ *   <li>{@code legal:small-tokens}: tokens are the smallest positive values no live registration or privileged
+ *       token holds (1, 2, 3, ...), so they lie next to each other and a retired token is handed out again at
+ *       once (token values are the provider's; MR-TOK-6 keeps live ones distinct);</li>
+ *   <li>{@code legal:cq-one-at-a-time}: NdkGetCqResults(Ex) hands out at most one entry a call however many are
+ *       queued (nResults is a maximum; only 0 means the CQ is empty);</li>
+ *   <li>{@code legal:late-cq-entries}: a CQ entry stays hidden for the first {@value LateCqEntries#HIDDEN_POLLS}
+ *       NdkGetCqResults(Ex) calls after it reached the CQ, as if the hardware wrote it late; a flush or close of
+ *       its QP shows it at once;</li>
  *   <li>{@code legal:lam-top}: the adapter logical addresses NdkBuildLam hands out lie at the top of the 64-bit
  *       address space (the reference's, with the top 16 bits flipped: 0xFFFF8000_00000000 and up); an
  *       AdapterPageArray posted with NdkFastRegister, and the address of an SGE that carries a privileged token,
@@ -86,6 +94,14 @@ public final class LegalFreedoms {
                         SplitTokens::new), Map.of()),
                 FaultDefaults.withDefaults(Variants.wrapped("legal:split-tokens/pending",
                         "as legal:split-tokens, over completion=pending", SplitTokens::new), Map.of("completion", "pending")),
+                Variants.builder("legal:small-tokens", "tokens are the smallest positive values not in use: 1, 2, 3, ..., a retired "
+                        + "token handed out again at once (token values are the provider's; live tokens stay distinct, MR-TOK-6)")
+                        .replace(org.ndktck.reference.Pieces.TOKEN_ALLOCATOR, seed -> LegalFreedoms::smallestFree).build(),
+                Variants.wrapped("legal:cq-one-at-a-time", "NdkGetCqResults(Ex) hands out at most one entry a call, however many are "
+                        + "queued and however large the consumer's array", CqOneAtATime::new),
+                Variants.wrapped("legal:late-cq-entries", "a CQ entry shows only on the third NdkGetCqResults(Ex) after the request "
+                        + "completed (the first two say the CQ is empty), except that a flush or close of its QP shows it at once",
+                        LateCqEntries::new),
                 Variants.wrapped("legal:lam-top",
                         "NdkBuildLam hands out adapter logical addresses at the top of the 64-bit address space", LamTop::new),
                 Variants.wrapped("legal:defer-ignored",
@@ -97,6 +113,15 @@ public final class LegalFreedoms {
                 Variants.wrapped("legal:zero-base-rejected",
                         "NdkFastRegister with BaseVirtualAddress 0 fails inline with STATUS_INVALID_PARAMETER (AMB-1: either is allowed)",
                         ZeroBaseRejected::new));
+    }
+
+    /** The smallest positive token no live registration or privileged token holds (legal:small-tokens). */
+    static int smallestFree(org.ndktck.reference.TokenRequest request) {
+        int t = 1;
+        while (request.inUse().test(t)) {
+            t++;
+        }
+        return t;
     }
 
     private static NdkProvider shortage(String name, Map<String, String> defaults) {
@@ -227,6 +252,91 @@ public final class LegalFreedoms {
                 }
             }
             return n;
+        }
+    }
+
+    /** NdkGetCqResults(Ex) hands out at most one entry a call (the entries stay queued in order for the next calls). */
+    static final class CqOneAtATime implements Hooks {
+        @Override
+        public int results(ForwardingCq cq, org.ndktck.spec.NdkResultEx[] results,
+                           java.util.function.ToIntFunction<org.ndktck.spec.NdkResultEx[]> inner) {
+            if (results.length <= 1) {
+                return inner.applyAsInt(results);
+            }
+            org.ndktck.spec.NdkResultEx[] one = new org.ndktck.spec.NdkResultEx[1];
+            int n = inner.applyAsInt(one);
+            if (n > 0) {
+                results[0] = one[0];
+            }
+            return n;
+        }
+    }
+
+    /**
+     * Each CQ entry stays hidden for {@value #HIDDEN_POLLS} result calls after it reached the wrapped CQ, as if
+     * the hardware wrote it late; an NdkFlush or close of a QP, or a close of the CQ, shows every hidden entry
+     * at once (what it cancelled or completed is in the CQ when it returns). Entries keep their order.
+     */
+    static final class LateCqEntries implements Hooks {
+        static final int HIDDEN_POLLS = 2;
+        /** per CQ: entries taken from the wrapped CQ, each with the result calls it has stayed hidden */
+        private final Map<ForwardingCq, java.util.ArrayDeque<Object[]>> hidden = new ConcurrentHashMap<>();
+
+        private java.util.ArrayDeque<Object[]> of(ForwardingCq cq) {
+            return hidden.computeIfAbsent(cq, k -> new java.util.ArrayDeque<>());
+        }
+
+        /** Under the queue's lock: moves every entry of the wrapped CQ into the queue, hidden for {@code age} more calls. */
+        private static void take(java.util.ArrayDeque<Object[]> q, java.util.function.ToIntFunction<org.ndktck.spec.NdkResultEx[]> from,
+                                 int age) {
+            org.ndktck.spec.NdkResultEx[] buf = new org.ndktck.spec.NdkResultEx[16];
+            int n;
+            while ((n = from.applyAsInt(buf)) > 0) {
+                for (int i = 0; i < n; i++) {
+                    q.add(new Object[]{buf[i], age});
+                }
+            }
+        }
+
+        @Override
+        public int results(ForwardingCq cq, org.ndktck.spec.NdkResultEx[] results,
+                           java.util.function.ToIntFunction<org.ndktck.spec.NdkResultEx[]> inner) {
+            java.util.ArrayDeque<Object[]> q = of(cq);
+            synchronized (q) {
+                take(q, inner, 0);
+                int out = 0;
+                while (out < results.length && !q.isEmpty() && (int) q.peek()[1] >= HIDDEN_POLLS) {
+                    results[out++] = (org.ndktck.spec.NdkResultEx) q.poll()[0];
+                }
+                for (Object[] e : q) {
+                    e[1] = (int) e[1] + 1;
+                }
+                return out;
+            }
+        }
+
+        @Override
+        public <T> T call(NdkCall call, NdkObject target, Supplier<T> body) {
+            T r = body.get();
+            if ((call == NdkCall.FLUSH || call == NdkCall.CLOSE_QP) && target instanceof ForwardingQp qp) {
+                showNow(qp.initiatorCq());
+                showNow(qp.receiveCq());
+            }
+            return r;
+        }
+
+        /** After a flush or close of a QP: every entry its CQ holds shows with the next result call. */
+        private void showNow(ForwardingCq cq) {
+            if (cq == null) {
+                return;
+            }
+            java.util.ArrayDeque<Object[]> q = of(cq);
+            synchronized (q) {
+                take(q, cq.inner()::getCqResultsEx, HIDDEN_POLLS);
+                for (Object[] e : q) {
+                    e[1] = HIDDEN_POLLS;
+                }
+            }
         }
     }
 

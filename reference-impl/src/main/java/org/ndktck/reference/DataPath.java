@@ -26,6 +26,10 @@ final class DataPath {
      * when posted, so no request of a flushed or closing QP gets here.
      */
     static void process(ReferenceAdapter adapter, WorkRequest wr) {
+        if (wr.lateFailure != null) {
+            fail(wr, wr.lateFailure);
+            return;
+        }
         switch (wr.type) {
             case FAST_REGISTER -> fastRegister(wr);
             case INVALIDATE -> invalidate(wr);
@@ -166,6 +170,15 @@ final class DataPath {
     }
 
     /** The target of a Read or Write: checks of {@link Pieces#REMOTE_ACCESS}, then the bytes as a span. */
+    /**
+     * For the {@code read-bounds-at-post} piece: whether a Read just posted would, if processed now, fail with
+     * STATUS_REMOTE_RESOURCES because it reaches past the end of the live registration its token names. Region
+     * bounds never change and a retired token is never reused, so such a Read can only fail when processed too.
+     */
+    static boolean readPastRemoteEnd(ReferenceAdapter adapter, ReferenceQp target, WorkRequest wr, long total) {
+        return NtStatus.STATUS_REMOTE_RESOURCES.equals(remoteSpan(adapter, target, wr, total));
+    }
+
     private static Object remoteSpan(ReferenceAdapter adapter, ReferenceQp target, WorkRequest wr, long total) {
         Object holder = adapter.tokenHolder(wr.remoteToken);
         if (!(holder instanceof Region region)) {

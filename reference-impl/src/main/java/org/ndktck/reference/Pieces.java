@@ -260,6 +260,15 @@ public final class Pieces {
             InvalidTokenAbort.class, (InvalidTokenAbort) StandardChecks::abortOnInvalidToken,
             "an invalid SendAndInvalidate token aborts the connection: both QPs flush and stay flushed"));
 
+    /** {@code late-failure}: a failed inline check of NdkFastRegister reported through the CQ entry (AMB-11). */
+    public static final Piece<LateFailure> LATE_FAILURE = add(new Piece<>("late-failure", LateFailure.class,
+            (LateFailure) StandardChecks::failInline, "every failed inline check of NdkFastRegister fails the call inline"));
+
+    /** {@code read-bounds-at-post}: NdkRead past the remote region's end refused inline (AMB-7). */
+    public static final Piece<ReadBoundsAtPost> READ_BOUNDS_AT_POST = add(new Piece<>("read-bounds-at-post",
+            ReadBoundsAtPost.class, (ReadBoundsAtPost) StandardChecks::readBoundsWhenProcessed,
+            "a Read past the remote region's end fails when processed (STATUS_REMOTE_RESOURCES in its CQ entry)"));
+
     // ---------------------------------------------------------------- stages
 
     /** The checks of NdkRegisterMr, in order. */

@@ -134,9 +134,15 @@ final class ReferenceQp extends ReferenceObject implements NdkQp {
             FastRegisterRequest request = new FastRegisterRequest(adapter, connected(), m.view(pd), adapterPageCount,
                     adapterPageArray, adapterPageArray.length, fbo, length, baseVirtualAddress, flags,
                     translated.firstMisalignedPage(), translated.firstUnmappedPage());
-            NtStatus status = adapter.policy.evaluate(Pieces.FAST_REGISTER, request);
-            if (!status.equals(NtStatus.STATUS_SUCCESS)) {
-                return failInline(status);
+            java.util.Optional<ReferencePolicy.Failure> failure = adapter.policy.firstFailure(Pieces.FAST_REGISTER, request);
+            if (failure.isPresent()) {
+                if (connected() && adapter.policy.get(Pieces.LATE_FAILURE).throughCompletion(failure.get().id())) {
+                    WorkRequest late = new WorkRequest(WorkRequestType.FAST_REGISTER, this, requestContext, flags, null, 0, 0, null, null);
+                    late.lateFailure = failure.get().status();
+                    post(late);
+                    return NtStatus.STATUS_SUCCESS;
+                }
+                return failInline(failure.get().status());
             }
             Region r = m.postFastRegistration(translated.frames(), fbo, length, baseVirtualAddress, flags);
             if (r == null) {
@@ -230,6 +236,10 @@ final class ReferenceQp extends ReferenceObject implements NdkQp {
             }
             WorkRequest wr = new WorkRequest(type, this, requestContext, flags, copy, remoteAddress, remoteToken,
                     null, inline);
+            if (type == WorkRequestType.READ && peer != null && adapter.policy.get(Pieces.READ_BOUNDS_AT_POST).atPost()
+                    && DataPath.readPastRemoteEnd(adapter, peer, wr, total)) {
+                return failInline(NtStatus.STATUS_REMOTE_RESOURCES);
+            }
             if (!receive) {
                 post(wr);
             } else if (state == QpState.FLUSHED) {

@@ -421,6 +421,16 @@ public final class StandardChecks {
         return true;
     }
 
+    /** {@code late-failure}: every failed inline check of a work request fails the call inline. */
+    public static boolean failInline(String checkId) {
+        return false;
+    }
+
+    /** {@code read-bounds-at-post}: the remote bounds of a Read are checked when it is processed. */
+    public static boolean readBoundsWhenProcessed() {
+        return false;
+    }
+
     // ---------------------------------------------------------------- data-path decisions
 
     /** {@code bounds}: byte-exact, unsigned: base ≤ address, and address + length ≤ base + Length, address inside. */

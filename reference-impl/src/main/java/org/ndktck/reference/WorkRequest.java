@@ -2,6 +2,7 @@ package org.ndktck.reference;
 
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkSge;
+import org.ndktck.spec.NtStatus;
 
 /**
  * One accepted work request, from its post until its completion (a CQ entry, unless SILENT_SUCCESS and
@@ -20,6 +21,11 @@ final class WorkRequest {
     final Region region;
     /** INLINE data copied when posted, or null. */
     final byte[] inlineData;
+    /**
+     * The error status of a request whose inline check failed but which the {@code late-failure} piece reports
+     * through its CQ entry, in post order (AMB-11), or null: such a request changes nothing when processed.
+     */
+    NtStatus lateFailure;
     boolean done;
 
     WorkRequest(WorkRequestType type, ReferenceQp qp, Object context, int flags, NdkSge[] sgl, long remoteAddress,

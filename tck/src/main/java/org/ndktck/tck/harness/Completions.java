@@ -168,7 +168,7 @@ public final class Completions {
             for (int i = 0; i < n; i++) {
                 accept(cq, buf[i]);
             }
-        } while (n == buf.length);
+        } while (n > 0); // only 0 means the CQ is empty (NdkGetCqResults page): fewer than asked for does not
     }
 
     /**
@@ -196,7 +196,7 @@ public final class Completions {
                 out.add(e);
                 accept(cq, e);
             }
-        } while (n == buf.length);
+        } while (n > 0); // only 0 means the CQ is empty (NdkGetCqResults page): fewer than asked for does not
         return out;
     }
 

@@ -100,8 +100,9 @@ public final class ConnectedPeer {
         Supplier<String> d = () -> "NdkWrite(peer QP, Sgl=[" + sge + "], RemoteAddress=" + u64(remoteAddress) + ", RemoteToken="
                 + u32(remoteToken) + ", Flags=" + Hex.opFlags(0) + ") of " + data.length + " byte(s) " + accessFields("write", remoteAddress, data.length);
         NdkQp qp = objects.peer().qp;
+        // a probe refused inline for lack of resources never reached the QP: it is posted again (Refusals.SETUP_ATTEMPTS)
         WrOutcome o = completions.complete(requests.post(qp, NdkOperationType.WRITE, "NdkWrite", d, 0,
-                ctx -> qp.write(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0)));
+                ctx -> qp.write(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0), Refusals.OnRefusal.RETRY));
         return new Access(o, new byte[0]);
     }
 
@@ -122,7 +123,7 @@ public final class ConnectedPeer {
                 + u32(remoteToken) + ", Flags=" + Hex.opFlags(0) + ") of " + length + " byte(s) " + accessFields("read", remoteAddress, length);
         NdkQp qp = objects.peer().qp;
         WrOutcome o = completions.complete(requests.post(qp, NdkOperationType.READ, "NdkRead", d, 0,
-                ctx -> qp.read(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0)));
+                ctx -> qp.read(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0), Refusals.OnRefusal.RETRY));
         byte[] data = o.succeeded() ? scratch.read(sinkOffset, length) : new byte[0];
         scratch.acceptActual(sinkOffset, length);
         return new Access(o, data);

@@ -51,6 +51,11 @@ public final class Lams {
             lam = new NdkLogicalAddressMapping(lam.lamSize());
             o = build(mdl, length, lam);
         }
+        // a set-up mapping refused for lack of resources is built again (Refusals.SETUP_ATTEMPTS)
+        for (int i = 1; i < Refusals.SETUP_ATTEMPTS && Refusals.isAllowedRefusal(o.status()); i++) {
+            lam = new NdkLogicalAddressMapping(lam.lamSize());
+            o = build(mdl, length, lam);
+        }
         Refusals.discardIfRefused(o.status(), o.call());
         if (!o.succeeded()) {
             throw new KitSetupError(o.call(), o.describe());

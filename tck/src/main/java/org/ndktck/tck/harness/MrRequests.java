@@ -81,7 +81,7 @@ public final class MrRequests {
      * @return the MR
      */
     public NdkMr createMr(Side side, boolean fastRegister) {
-        Created<NdkMr> c = createMrRaw(side, fastRegister);
+        Created<NdkMr> c = Refusals.retried(() -> createMrRaw(side, fastRegister), Created::status);
         Refusals.discardIfRefused(c.status(), c.call());
         if (!c.succeeded()) {
             throw Violations.of("MR-CREATE-2", c.call(), "STATUS_SUCCESS, inline or through the completion, for an MR on a fresh PD", c.describe());
@@ -149,7 +149,7 @@ public final class MrRequests {
      * @param flags  NDK_MR_FLAG_* bits
      */
     public void registerValid(NdkMr mr, Mdl mdl, long length, int flags) {
-        Outcome o = register(mr, mdl, length, flags);
+        Outcome o = Refusals.retried(() -> register(mr, mdl, length, flags), Outcome::status);
         Refusals.discardIfRefused(o.status(), o.call());
         if (!o.succeeded()) {
             if ((flags & NdkMrFlags.RDMA_READ_SINK) != 0 && objects.readSinkNotRequired()) {
@@ -210,7 +210,7 @@ public final class MrRequests {
      */
     public NdkMr fastRegisterMr(int adapterPageCount, boolean remoteAccess) {
         NdkMr mr = createMr(objects.target(), true);
-        Outcome o = initializeFastRegister(mr, adapterPageCount, remoteAccess);
+        Outcome o = Refusals.retried(() -> initializeFastRegister(mr, adapterPageCount, remoteAccess), Outcome::status);
         Refusals.discardIfRefused(o.status(), o.call());
         if (!o.succeeded()) {
             throw Violations.of("MR-FRI-2", o.call(), "STATUS_SUCCESS: AdapterPageCount is at most FRMRPageCount ("

@@ -34,6 +34,31 @@ public final class Refusals {
 
     private static final AtomicInteger REFUSED = new AtomicInteger();
 
+    /** What a post does when the provider refuses it inline for lack of resources. */
+    public enum OnRefusal {
+        /** The try is discarded ({@link #discard}). */
+        DISCARD(1),
+        /**
+         * The request is posted again, up to {@link #SETUP_ATTEMPTS} times in all, before the try is discarded:
+         * for a probe or set-up post, which judges nothing itself (a request refused inline never reached the
+         * QP, so posting it again is the same request).
+         */
+        RETRY(SETUP_ATTEMPTS),
+        /** The refused request is returned as it is, for a property that judges only the requests accepted. */
+        KEEP(1);
+
+        private final int attempts;
+
+        OnRefusal(int attempts) {
+            this.attempts = attempts;
+        }
+
+        /** @return how many times the request is posted at most */
+        public int attempts() {
+            return attempts;
+        }
+    }
+
     private Refusals() {
     }
 
@@ -43,6 +68,24 @@ public final class Refusals {
      */
     public static boolean isAllowedRefusal(NtStatus status) {
         return NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(status);
+    }
+
+    /**
+     * Makes a set-up call again while the provider refuses it for lack of resources, up to
+     * {@link #SETUP_ATTEMPTS} times in all (a set-up call judges nothing, so making it again costs no
+     * judgement); the caller then hands the last status to {@link #discardIfRefused}.
+     *
+     * @param call   makes the call once and returns its outcome
+     * @param status the outcome's final status
+     * @param <T>    the outcome type
+     * @return the last outcome
+     */
+    public static <T> T retried(java.util.function.Supplier<T> call, java.util.function.Function<T, NtStatus> status) {
+        T r = call.get();
+        for (int i = 1; i < SETUP_ATTEMPTS && isAllowedRefusal(status.apply(r)); i++) {
+            r = call.get();
+        }
+        return r;
     }
 
     /**

@@ -34,7 +34,7 @@ public final class SessionTools implements AutoCloseable {
     private final NdkSession s;
     private final OwnedObjects owned;
     private final Registrations regions;
-    private final WorkRequests requests;
+    private WorkRequests requests;
     private final Completions completions;
     private final MrRequests mrs;
 
@@ -107,6 +107,18 @@ public final class SessionTools implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ work requests
+
+    /**
+     * Sets what the posts made through this object do when the provider refuses one inline for lack of
+     * resources: {@link Refusals.OnRefusal#KEEP} returns the refused request (its {@code returned()} is
+     * STATUS_INSUFFICIENT_RESOURCES) for a property that judges only the requests accepted (see
+     * {@link WorkRequests#withRefusals}).
+     *
+     * @param what DISCARD (the default), RETRY or KEEP
+     */
+    public void onRefusedPost(Refusals.OnRefusal what) {
+        requests = s.requests().withRefusals(what);
+    }
 
     /** As {@link WorkRequests#post(QpRef, NdkOperationType, String, Supplier, int, Function)}. */
     public WorkRequest post(QpRef q, NdkOperationType type, String kind, Supplier<String> detail, int flags,

@@ -25,11 +25,31 @@ public final class WorkRequests {
     private final Invoker inv;
     private final AdapterObjects objects;
     private final Completions completions;
+    /** What a post refused inline for lack of resources does: DISCARD by default. */
+    private final Refusals.OnRefusal onRefusal;
 
     WorkRequests(Invoker inv, AdapterObjects objects, Completions completions) {
+        this(inv, objects, completions, Refusals.OnRefusal.DISCARD);
+    }
+
+    private WorkRequests(Invoker inv, AdapterObjects objects, Completions completions, Refusals.OnRefusal onRefusal) {
         this.inv = inv;
         this.objects = objects;
         this.completions = completions;
+        this.onRefusal = onRefusal;
+    }
+
+    /**
+     * The same posting, with another answer to a post the provider refuses inline for lack of resources:
+     * {@link Refusals.OnRefusal#KEEP} returns the refused request (its {@code returned} is
+     * STATUS_INSUFFICIENT_RESOURCES) for a property that judges only the requests accepted;
+     * {@link Refusals.OnRefusal#RETRY} posts it again on a session QP (on a QP a property owns it discards, as DISCARD).
+     *
+     * @param what DISCARD, RETRY or KEEP
+     * @return posting with that answer
+     */
+    public WorkRequests withRefusals(Refusals.OnRefusal what) {
+        return new WorkRequests(inv, objects, completions, java.util.Objects.requireNonNull(what, "what"));
     }
 
     /**
@@ -45,9 +65,22 @@ public final class WorkRequests {
      */
     WorkRequest post(NdkQp qp, NdkOperationType type, String kind, Supplier<String> detail, int flags,
                      Function<Object, NtStatus> call) {
+        return post(qp, type, kind, detail, flags, call, onRefusal);
+    }
+
+    /**
+     * As {@link #post(NdkQp, NdkOperationType, String, Supplier, int, Function)}, with {@code policy} for a post
+     * refused inline for lack of resources (RETRY: posted again up to Refusals.SETUP_ATTEMPTS times in all).
+     */
+    WorkRequest post(NdkQp qp, NdkOperationType type, String kind, Supplier<String> detail, int flags,
+                     Function<Object, NtStatus> call, Refusals.OnRefusal policy) {
         Side side = objects.sideOf(qp);
-        return post(type, kind, detail, flags, call, side.cqFor(type), WorkRequest.isReceive(type) ? side.cq : side.receiveCq,
-                objects.qpContextOf(qp));
+        NdkCq otherCq = WorkRequest.isReceive(type) ? side.cq : side.receiveCq;
+        WorkRequest wr = postOnce(type, kind, detail, flags, call, side.cqFor(type), otherCq, objects.qpContextOf(qp));
+        for (int i = 1; i < policy.attempts() && Refusals.isAllowedRefusal(wr.returned); i++) {
+            wr = postOnce(type, kind, detail, flags, call, side.cqFor(type), otherCq, objects.qpContextOf(qp));
+        }
+        return judged(wr, policy);
     }
 
     /**
@@ -69,10 +102,18 @@ public final class WorkRequests {
             return post(q.qp(), type, kind, detail, flags, call);
         }
         NdkCq own = q.cqFor(type);
-        return post(type, kind, detail, flags, call, own, own == q.cq() ? q.receiveCq() : q.cq(), q.qpContext());
+        return judged(postOnce(type, kind, detail, flags, call, own, own == q.cq() ? q.receiveCq() : q.cq(), q.qpContext()), onRefusal);
     }
 
-    private WorkRequest post(NdkOperationType type, String kind, Supplier<String> detail, int flags, Function<Object, NtStatus> call,
+    /** The work-request pages allow "other status codes": a post refused for lack of resources judges nothing, unless KEEP. */
+    private static WorkRequest judged(WorkRequest wr, Refusals.OnRefusal policy) {
+        if (policy != Refusals.OnRefusal.KEEP) {
+            Refusals.discardIfRefused(wr.returned, null);
+        }
+        return wr;
+    }
+
+    private WorkRequest postOnce(NdkOperationType type, String kind, Supplier<String> detail, int flags, Function<Object, NtStatus> call,
                              NdkCq cq, NdkCq otherCq, Object qpContext) {
         WorkRequest wr = new WorkRequest(type, kind, detail, cq, otherCq, qpContext, (flags & NdkOpFlags.SILENT_SUCCESS) != 0);
         completions.expect(wr);
@@ -86,8 +127,6 @@ public final class WorkRequests {
                     "STATUS_SUCCESS (then a CQ entry) or an error: work requests complete through the CQ, not a callback",
                     "returned STATUS_PENDING");
         }
-        // the work-request pages allow "other status codes": a post refused for lack of resources judges nothing
-        Refusals.discardIfRefused(r, null);
         return wr;
     }
 

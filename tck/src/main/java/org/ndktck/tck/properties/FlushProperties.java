@@ -39,7 +39,6 @@ public class FlushProperties {
      */
     @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
     @Tag("FL-1")
-    @NdkRule("TR-1")
     @Tag("TR-1")
     void flushCancelsWhatIsPending(@ForAll @IntRange(min = 1, max = 8) int receives, @ForAll @IntRange(min = 0, max = 4) int sends) {
         NdkSession.inTry(s -> {

@@ -16,6 +16,7 @@ import org.ndktck.tck.harness.QpRef;
 import org.ndktck.tck.harness.Registered;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
+import org.ndktck.tck.harness.Refusals;
 import org.ndktck.tck.harness.SessionTools;
 import org.ndktck.tck.harness.Violations;
 import org.ndktck.tck.harness.WorkRequest;
@@ -46,7 +47,9 @@ public class PostingProperties {
      * another thread calls NdkFlush on that QP (after {@code flushAfter} posts); posting goes on until the
      * flush returned and two more rounds were posted. No call throws or hangs, and every request that was
      * accepted (returned STATUS_SUCCESS) completes exactly once, with STATUS_SUCCESS or STATUS_CANCELLED.
-     * A request refused inline after the flush is allowed.
+     * A request refused inline after the flush is allowed; one refused inline for lack of resources (the
+     * work-request pages' "other status codes") is not accepted and judges nothing, and a round whose fast
+     * registration was so refused posts no invalidation.
      */
     @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
     @Tag("WRP-2")
@@ -61,6 +64,9 @@ public class PostingProperties {
                 Registered src = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
                 Registered dst = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE);
                 QpRef q = t.target();
+                // the loop's posts judge only the requests accepted: one refused for lack of resources
+                // ("other status codes" of the work-request pages) is simply not accepted
+                t.onRefusedPost(Refusals.OnRefusal.KEEP);
                 CountDownLatch go = new CountDownLatch(1);
                 Future<?> flush = FLUSHER.submit(() -> {
                     go.await();
@@ -76,9 +82,13 @@ public class PostingProperties {
                         go.countDown();
                     }
                     WorkRequest fr = t.fastRegister(q, mr, 1, lam.pages(), 0, p, t.freshVa(), flags);
-                    WorkRequest inv = t.invalidate(q, mr, 0);
+                    // a fast registration refused for lack of resources leaves nothing to invalidate this round
+                    WorkRequest inv = Refusals.isAllowedRefusal(fr.returned()) ? null : t.invalidate(q, mr, 0);
                     WorkRequest w = t.write(q, new NdkSge[]{src.sge(0, 32)}, dst.va(), dst.remoteToken(), 0);
-                    for (WorkRequest wr : List.of(fr, inv, w)) {
+                    for (WorkRequest wr : java.util.Arrays.asList(fr, inv, w)) {
+                        if (wr == null) {
+                            continue;
+                        }
                         if (NtStatus.STATUS_SUCCESS.equals(wr.returned())) {
                             accepted.add(wr);
                         }
