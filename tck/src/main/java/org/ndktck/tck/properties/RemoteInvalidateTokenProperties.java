@@ -28,8 +28,8 @@ import static org.ndktck.tck.harness.Hex.u32;
 /**
  * COV-3: an NdkSendAndInvalidate whose token names no live fast registration of the receiving QP's PD
  * invalidates nothing. The target keeps fast registrations A and B and an NdkRegisterMr region M live (and
- * fast registration C, invalidated with NdkInvalidate before), the peer an NdkRegisterMr region P on its own
- * PD. On a separate connected pair of QPs (so an error state the bad token may cause does not reach the probes)
+ * fast registration C, invalidated with NdkInvalidate before), the peer an NdkRegisterMr region P and a fast
+ * registration Q on its own PD. On a separate connected pair of QPs (so an error state the bad token may cause does not reach the probes)
  * the peer sends NdkSendAndInvalidate with a bad token into a posted receive; whatever their completion
  * statuses, A, B, M and P must then still take an access with their tokens and move the right bytes.
  */
@@ -42,6 +42,11 @@ public class RemoteInvalidateTokenProperties {
         NEVER_ISSUED,
         /** The remote token of P, a registration of the peer's PD (not the receiving QP's). */
         ANOTHER_PD,
+        /**
+         * The remote token of Q, a live fast registration of the peer's PD: a fast registration, so a provider that
+         * checks only "is it fast-registered?" and not the receiving QP's PD invalidates it.
+         */
+        ANOTHER_PD_FAST,
         /** The local token of A or of M, where it differs from that registration's remote token. */
         LOCAL_TOKEN,
         /** C's token, invalidated with NdkInvalidate before. */
@@ -75,10 +80,12 @@ public class RemoteInvalidateTokenProperties {
                 Assume.that(inv.succeeded());
                 SessionTools.Registered m = t.registered(s.target(), 1, 0, p, mrRw);
                 SessionTools.Registered other = t.registered(s.peer(), 1, 0, p, mrRw);
+                SessionTools.FastRegion q = peerFastRegistered(s, t, pages, rw);
                 int token = switch (bad) {
                     case NEVER_ISSUED -> madeUp(seed, List.of(a.token(), b.token(), c.token(), m.remoteToken(), other.remoteToken(),
-                            a.local(), b.local(), m.localToken(), other.localToken()));
+                            a.local(), b.local(), m.localToken(), other.localToken(), q.token(), q.local()));
                     case ANOTHER_PD -> other.remoteToken();
+                    case ANOTHER_PD_FAST -> q.token();
                     case LOCAL_TOKEN -> {
                         int[] candidates = a.local() != a.token() ? new int[]{a.local(), m.localToken()} : new int[]{m.localToken()};
                         int lt = candidates[Math.floorMod(seed, candidates.length)];
@@ -87,7 +94,7 @@ public class RemoteInvalidateTokenProperties {
                     }
                     case ALREADY_INVALIDATED -> c.token();
                 };
-                Assume.that(token != a.token() && token != b.token());
+                Assume.that(token != a.token() && token != b.token() && (bad == BadToken.ANOTHER_PD_FAST || token != q.token()));
                 SessionTools.QpRef[] pair = t.connectedPair(0);
                 SessionTools.Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
                 SessionTools.Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
@@ -117,6 +124,17 @@ public class RemoteInvalidateTokenProperties {
                             w.describe() + "; P holds " + Hex.bytes(landed));
                 }
                 other.buffer().expectWrite(0, data);
+                // Q too, a fast registration of the peer's PD: the target's NdkWrite with Q's token still lands
+                byte[] qData = SessionTools.complement(q.buffer().expected(0, 8));
+                local.buffer().put(0, qData);
+                NdkSession.WrOutcome qw = t.complete(t.write(t.target(), new NdkSge[]{local.sge(0, 8)}, q.base(), q.token(), 0));
+                byte[] qLanded = q.buffer().read(0, 8);
+                if (!qw.succeeded() || !Arrays.equals(qLanded, qData)) {
+                    throw Violations.of("COV-3", qw.call() + " into the peer PD's fast registration Q with its token " + u32(q.token()) + after,
+                            "STATUS_SUCCESS and " + Hex.bytes(qData) + " in Q: a SendAndInvalidate may invalidate only a fast "
+                                    + "registration of the receiving QP's PD", qw.describe() + "; Q holds " + Hex.bytes(qLanded));
+                }
+                q.buffer().expectWrite(0, qData);
                 s.checkMemory("COV-3", "accesses of the live registrations" + after);
             }
         });
@@ -136,6 +154,28 @@ public class RemoteInvalidateTokenProperties {
             throw Violations.of("COV-3", rd.describe() + " of " + name + " with its token " + u32(r.remoteToken()) + after,
                     "STATUS_SUCCESS and " + Hex.bytes(expected), rd.outcome().describe() + (rd.succeeded() ? ", read " + Hex.bytes(rd.data()) : ""));
         }
+    }
+
+    /**
+     * A fast registration of {@code pages} pages (FBO 0, the whole pages) on the peer's PD, posted on the peer's
+     * QP; a refusal the pages allow discards the try (harness Refusals), any other failure is MR-FRI-2's.
+     */
+    private static SessionTools.FastRegion peerFastRegistered(NdkSession s, SessionTools t, int pages, int flags) {
+        s.qps();
+        long length = (long) pages * s.pageSize();
+        org.ndktck.tck.harness.HostBuffer b = s.allocate(pages);
+        org.ndktck.spec.Mdl mdl = b.mdl(t.freshVa(), 0, (int) length);
+        NdkSession.Lam lam = s.buildLam(mdl, length);
+        org.ndktck.spec.NdkMr mr = s.createMr(s.peer(), true);
+        NdkSession.Outcome init = s.initializeFastRegister(mr, pages, true);
+        org.ndktck.tck.harness.Refusals.discardIfRefused(init.status(), init.call());
+        long base = t.freshVa() + (1L << 20);
+        NdkSession.WrOutcome o = s.fastRegister(s.peer().qp(), mr, pages, lam.pages(), 0, length, base, flags);
+        if (!init.succeeded() || !o.succeeded()) {
+            throw Violations.of("MR-FRI-2", init.succeeded() ? o.call() : init.call(),
+                    "STATUS_SUCCESS for a valid fast registration on the peer's PD", init.succeeded() ? o.describe() : init.describe());
+        }
+        return new SessionTools.FastRegion(b, mdl, lam, mr, pages, 0, length, base, flags, s.remoteToken(mr), s.localToken(mr));
     }
 
     private static int madeUp(int seed, List<Integer> live) {
