@@ -5,8 +5,10 @@ import net.jqwik.api.Tag;
 import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkMrFlags;
-import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.AsyncOp;
+import org.ndktck.tck.harness.Created;
+import org.ndktck.tck.harness.Outcome;
 import org.ndktck.tck.harness.HostBuffer;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
@@ -60,7 +62,6 @@ public class LiveScaleProperties {
      * its token (and writes the first, the last and every 64th) and must find its bytes.
      */
     @Property(tries = 1)
-    @NdkRule("COV-1")
     @Tag("COV-1")
     void thousandsOfLiveRegistrationsOnOneAdapterAllStayUsable() {
         int target = liveTarget(TckConfig.current());
@@ -79,7 +80,7 @@ public class LiveScaleProperties {
                     List<Mdl> mdls = new ArrayList<>();
                     List<AsyncOp<NdkMr>> ops = new ArrayList<>();
                     for (int j = 0; j < n && !limitReached; j++) {
-                        NdkSession.Created<NdkMr> c = s.createMrRaw(s.target(), false);
+                        Created<NdkMr> c = s.createMrRaw(s.target(), false);
                         for (int a = 1; a < Refusals.SETUP_ATTEMPTS && Refusals.isAllowedRefusal(c.status()); a++) {
                             c = s.createMrRaw(s.target(), false);
                         }
@@ -101,7 +102,7 @@ public class LiveScaleProperties {
                         ops.add(t.startRegister(c.object(), mdl, p, rw));
                     }
                     for (int j = 0; j < ops.size(); j++) {
-                        NdkSession.Outcome o = t.finish(ops.get(j), "MR-REG-9", "STATUS_SUCCESS, STATUS_PENDING or an error code");
+                        Outcome o = t.finish(ops.get(j), "MR-REG-9", "STATUS_SUCCESS, STATUS_PENDING or an error code");
                         for (int a = 1; a < Refusals.SETUP_ATTEMPTS && Refusals.isAllowedRefusal(o.status()); a++) {
                             o = t.finish(t.startRegister(mrs.get(j), mdls.get(j), p, rw), "MR-REG-9",
                                     "STATUS_SUCCESS, STATUS_PENDING or an error code");
@@ -125,8 +126,8 @@ public class LiveScaleProperties {
                 for (int i = 0; i < count; i++) {
                     Region r = live.get(i);
                     boolean write = i == 0 || i == count - 1 || i % 64 == 0;
-                    NdkSession.Access w = write ? Probes.writeInside(s, r, 0, 8) : null;
-                    NdkSession.Access rd = Probes.readInside(s, r, 0, 8);
+                    Access w = write ? Probes.writeInside(s, r, 0, 8) : null;
+                    Access rd = Probes.readInside(s, r, 0, 8);
                     byte[] expected = Probes.expectedAt(r, 0, 8);
                     if ((w != null && !w.succeeded()) || !rd.succeeded() || !Arrays.equals(rd.data(), expected)) {
                         throw Violations.of("COV-1", "peer " + (w != null ? "write and " : "") + "read of registration " + (i + 1)

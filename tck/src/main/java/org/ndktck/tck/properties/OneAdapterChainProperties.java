@@ -17,9 +17,13 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.RuleViolation;
 import org.ndktck.tck.harness.HostBuffer;
+import org.ndktck.tck.harness.Lam;
+import org.ndktck.tck.harness.Outcome;
+import org.ndktck.tck.harness.QpRef;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.Refusals;
@@ -125,7 +129,7 @@ public class OneAdapterChainProperties {
         Phase phase = Phase.NEW;
         Live live;
         HostBuffer buffer;
-        NdkSession.Lam lam;
+        Lam lam;
         int pages;
         boolean remoteAccess;
 
@@ -147,13 +151,13 @@ public class OneAdapterChainProperties {
      */
     static final class Conn {
         final String name;
-        final SessionTools.QpRef target;
-        final SessionTools.QpRef peer;
-        final SessionTools.Registered scratch;
-        final SessionTools.Registered inbox;
+        final QpRef target;
+        final QpRef peer;
+        final Registered scratch;
+        final Registered inbox;
 
-        Conn(String name, SessionTools.QpRef target, SessionTools.QpRef peer, SessionTools.Registered scratch,
-             SessionTools.Registered inbox) {
+        Conn(String name, QpRef target, QpRef peer, Registered scratch,
+             Registered inbox) {
             this.name = name;
             this.target = target;
             this.peer = peer;
@@ -175,9 +179,9 @@ public class OneAdapterChainProperties {
         final Map<Integer, ModelMr> mrs = new LinkedHashMap<>();
         final List<Stale> stale = new ArrayList<>();
         /** Registrations of the chain's own buffers (scratch, inboxes): live all through, tokens unique too. */
-        final List<SessionTools.Registered> fixtures = new ArrayList<>();
+        final List<Registered> fixtures = new ArrayList<>();
         /** A peer region with remote write: where the target writes a registration's bytes through its local token. */
-        final SessionTools.Registered landing;
+        final Registered landing;
         int next = 1;
         int badInvalidations;
 
@@ -186,17 +190,17 @@ public class OneAdapterChainProperties {
             this.t = SessionTools.of(s);
             s.qps();
             conns.add(connection("the session's connection", t.target(), t.peer()));
-            SessionTools.QpRef[] pair = t.connectedPair(0);
+            QpRef[] pair = t.connectedPair(0);
             conns.add(connection("a second connection", pair[0], pair[1]));
             landing = t.registered(s.peer(), 1, 0, s.pageSize(), NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_REMOTE_WRITE);
             fixtures.add(landing);
         }
 
-        Conn connection(String name, SessionTools.QpRef target, SessionTools.QpRef peer) {
+        Conn connection(String name, QpRef target, QpRef peer) {
             int p = s.pageSize();
-            SessionTools.Registered scratch = t.registered(s.peer(), 2, 0, 2L * p,
+            Registered scratch = t.registered(s.peer(), 2, 0, 2L * p,
                     NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
-            SessionTools.Registered inbox = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+            Registered inbox = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
             fixtures.add(scratch);
             fixtures.add(inbox);
             return new Conn(name, target, peer, scratch, inbox);
@@ -226,7 +230,7 @@ public class OneAdapterChainProperties {
                             u32(token) + ", also the token of " + m + " (" + m.live.what() + ")");
                 }
             }
-            for (SessionTools.Registered f : fixtures) {
+            for (Registered f : fixtures) {
                 if (f.remoteToken() == token) {
                     throw Violations.of("MR-TOK-6", call + " for " + owner, "a remote token no other live registration has",
                             u32(token) + ", also the token of the chain's own registration " + f.region());
@@ -305,7 +309,7 @@ public class OneAdapterChainProperties {
                             }
                             HostBuffer b = x.s.allocate(pages);
                             Mdl mdl = b.mdl(x.t.freshVa() + off, 0, (int) length);
-                            NdkSession.Outcome o = x.s.register(m.mr, mdl, length, flags);
+                            Outcome o = x.s.register(m.mr, mdl, length, flags);
                             if (Refusals.isAllowedRefusal(o.status())) {
                                 return; // the MR stays new
                             }
@@ -334,7 +338,7 @@ public class OneAdapterChainProperties {
                 if (m == null) {
                     return;
                 }
-                NdkSession.Outcome o = x.s.deregister(m.mr);
+                Outcome o = x.s.deregister(m.mr);
                 if (Refusals.isAllowedRefusal(o.status())) {
                     x.unsettle(m); // MR-DEREG-2's other status codes: whether it still grants is not known
                     return;
@@ -366,7 +370,7 @@ public class OneAdapterChainProperties {
                             return;
                         }
                         int p = x.s.pageSize();
-                        NdkSession.Outcome o = x.s.initializeFastRegister(m.mr, pages, remote);
+                        Outcome o = x.s.initializeFastRegister(m.mr, pages, remote);
                         if (Refusals.isAllowedRefusal(o.status())) {
                             return; // the MR stays new
                         }
@@ -417,7 +421,7 @@ public class OneAdapterChainProperties {
                             long length = Math.max(1, (long) (f * ((long) m.pages * p - fbo)));
                             long base = x.t.freshVa() + fbo;
                             WorkRequest wr = x.t.fastRegister(c.target, m.mr, m.pages, m.lam.pages(), fbo, length, base, withSink);
-                            NdkSession.WrOutcome o = x.t.complete(wr);
+                            WrOutcome o = x.t.complete(wr);
                             if (!o.succeeded()) {
                                 throw Violations.of("MR-FRI-2", o.call() + " of " + m + " on " + c, "STATUS_SUCCESS for a valid fast registration",
                                         o.describe());
@@ -455,7 +459,7 @@ public class OneAdapterChainProperties {
                         return;
                     }
                     Conn c = World.pick(x.conns, via);
-                    NdkSession.WrOutcome o = x.t.complete(x.t.invalidate(c.target, m.mr, 0));
+                    WrOutcome o = x.t.complete(x.t.invalidate(c.target, m.mr, 0));
                     if (!o.succeeded()) {
                         throw Violations.of("INV-3", o.call() + " of " + m + " on " + c, "STATUS_SUCCESS for a fast-registered MR", o.describe());
                     }
@@ -531,7 +535,7 @@ public class OneAdapterChainProperties {
             HostBuffer b = st.live().region().buffer();
             b.acceptActual(0, (int) Math.min(Integer.MAX_VALUE, b.size()));
         }
-        for (SessionTools.Registered f : x.fixtures) {
+        for (Registered f : x.fixtures) {
             f.buffer().acceptActual(0, (int) f.buffer().size());
         }
     }
@@ -552,7 +556,7 @@ public class OneAdapterChainProperties {
         long bufferOffset = r.bufferOffset() + k;
         boolean landsInBuffer = Long.compareUnsigned(bufferOffset, r.buffer().size() - n) <= 0;
         byte[] data = landsInBuffer ? SessionTools.complement(r.buffer().expected(bufferOffset, n)) : filled(n);
-        NdkSession.WrOutcome o;
+        WrOutcome o;
         byte[] read = null;
         if (write) {
             c.scratch.buffer().put(scratchOffset, data);
@@ -618,8 +622,8 @@ public class OneAdapterChainProperties {
                     Conn c = World.pick(x.conns.subList(1, x.conns.size()), via);
                     int token = m.live.region().remoteToken();
                     WorkRequest recv = x.t.receive(c.target, new NdkSge[]{c.inbox.sge(0, n)}, NdkOperationType.RECEIVE_AND_INVALIDATE);
-                    NdkSession.WrOutcome so = x.t.complete(x.t.sendAndInvalidate(c.peer, new NdkSge[]{c.scratch.sge(0, n)}, token, 0));
-                    NdkSession.WrOutcome ro = x.t.complete(recv);
+                    WrOutcome so = x.t.complete(x.t.sendAndInvalidate(c.peer, new NdkSge[]{c.scratch.sge(0, n)}, token, 0));
+                    WrOutcome ro = x.t.complete(recv);
                     c.inbox.buffer().acceptActual(0, n);
                     if (!so.succeeded() || !ro.succeeded()) {
                         // the invalidation's own completion is INV-5's and CQ-3's to judge: whether it took effect is not
@@ -675,12 +679,12 @@ public class OneAdapterChainProperties {
                             return; // no such token now
                         }
                         x.badInvalidations++;
-                        SessionTools.QpRef[] pair = x.t.connectedPair(0);
+                        QpRef[] pair = x.t.connectedPair(0);
                         Conn c = x.connection("a connection of its own (" + (x.badInvalidations) + ")", pair[0], pair[1]);
                         int n = 8;
                         WorkRequest recv = x.t.receive(c.target, new NdkSge[]{c.inbox.sge(0, n)}, NdkOperationType.RECEIVE_AND_INVALIDATE)
                                 .acceptEitherReceiveType();
-                        NdkSession.WrOutcome so = x.t.complete(x.t.sendAndInvalidate(c.peer, new NdkSge[]{c.scratch.sge(0, n)}, token, 0));
+                        WrOutcome so = x.t.complete(x.t.sendAndInvalidate(c.peer, new NdkSge[]{c.scratch.sge(0, n)}, token, 0));
                         boolean refusedInline = !org.ndktck.spec.NtStatus.STATUS_SUCCESS.equals(so.returned());
                         String ro = refusedInline && recv.entry() == null ? "not completed" : x.t.complete(recv).describe();
                         c.inbox.buffer().acceptActual(0, n);
@@ -738,7 +742,7 @@ public class OneAdapterChainProperties {
             if (l.remoteWrite()) {
                 byte[] data = SessionTools.complement(r.buffer().expected(r.bufferOffset(), n));
                 c.scratch.buffer().put(scratchOffset, data);
-                NdkSession.WrOutcome o = x.t.complete(x.t.write(c.peer, new NdkSge[]{c.scratch.sge(scratchOffset, n)}, r.base(),
+                WrOutcome o = x.t.complete(x.t.write(c.peer, new NdkSge[]{c.scratch.sge(scratchOffset, n)}, r.base(),
                         r.remoteToken(), 0));
                 if (!o.succeeded()) {
                     throw Violations.of("COV-3", o.call() + " into " + m + " (" + l.what() + ") with its token " + u32(r.remoteToken()) + after,
@@ -748,7 +752,7 @@ public class OneAdapterChainProperties {
             }
             if (!l.remoteWrite() && !l.remoteRead()) {
                 // no remote rights: the target writes its first bytes to the peer through its local token
-                NdkSession.WrOutcome o = x.t.complete(x.t.write(c.target, new NdkSge[]{new NdkSge(r.base(), n, l.localToken())},
+                WrOutcome o = x.t.complete(x.t.write(c.target, new NdkSge[]{new NdkSge(r.base(), n, l.localToken())},
                         x.landing.va(), x.landing.remoteToken(), 0));
                 byte[] landed = x.landing.buffer().read(0, n);
                 x.landing.buffer().acceptActual(0, n);
@@ -760,7 +764,7 @@ public class OneAdapterChainProperties {
                 }
             }
             if (l.remoteRead()) {
-                NdkSession.WrOutcome o = x.t.complete(x.t.read(c.peer, new NdkSge[]{c.scratch.sge(scratchOffset, n)}, r.base(),
+                WrOutcome o = x.t.complete(x.t.read(c.peer, new NdkSge[]{c.scratch.sge(scratchOffset, n)}, r.base(),
                         r.remoteToken(), 0));
                 byte[] read = c.scratch.buffer().read(scratchOffset, n);
                 c.scratch.buffer().acceptActual(scratchOffset, n);
@@ -820,10 +824,6 @@ public class OneAdapterChainProperties {
      * and no guard frame touched. A failure shows the steps that led to it.
      */
     @Property(tries = 80)
-    @NdkRule("COV-3")
-    @NdkRule("MR-TOK-6")
-    @NdkRule("INV-4")
-    @NdkRule("MR-FR-20")
     @Tag("COV-3")
     @Tag("MR-TOK-6")
     @Tag("INV-4")
