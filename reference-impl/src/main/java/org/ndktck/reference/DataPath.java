@@ -191,7 +191,7 @@ final class DataPath {
         if (!status.equals(NtStatus.STATUS_SUCCESS)) {
             return status;
         }
-        return backedSpan(region.pages, region.position(wr.remoteAddress), total);
+        return backedSpan(adapter, region.pages, region.position(wr.remoteAddress), total);
     }
 
     /**
@@ -213,11 +213,15 @@ final class DataPath {
     }
 
     /**
-     * The span of {@code length} bytes at {@code position} of {@code pages}, or STATUS_ACCESS_VIOLATION when some of
-     * them have no page frame.
+     * The span of {@code length} bytes at {@code position} of {@code pages}; when some of them lie past the last page
+     * frame, piece {@code frame-reach} decides (the reference: STATUS_ACCESS_VIOLATION).
      */
-    private static Object backedSpan(PageMap pages, long position, long length) {
-        return pages.backs(position, length) ? new Span(pages, position, length) : NtStatus.STATUS_ACCESS_VIOLATION;
+    private static Object backedSpan(ReferenceAdapter adapter, PageMap pages, long position, long length) {
+        if (pages.backs(position, length)) {
+            return new Span(pages, position, length);
+        }
+        PageMap wider = pages.reaching(position, length, adapter.policy.get(Pieces.FRAME_REACH));
+        return wider == null ? NtStatus.STATUS_ACCESS_VIOLATION : new Span(wider, position, length);
     }
 
     /** One local SGE: checks of {@link Pieces#LOCAL_ACCESS}, then its bytes as a span. */
@@ -238,9 +242,9 @@ final class DataPath {
             return status;
         }
         if (region != null) {
-            return backedSpan(region.pages, region.position(address), length);
+            return backedSpan(adapter, region.pages, region.position(address), length);
         }
-        return lam != null ? backedSpan(lam.pages, address - lam.base, length) : NtStatus.STATUS_ACCESS_VIOLATION;
+        return lam != null ? backedSpan(adapter, lam.pages, address - lam.base, length) : NtStatus.STATUS_ACCESS_VIOLATION;
     }
 
     private static TokenOwner ownerOf(Object holder) {

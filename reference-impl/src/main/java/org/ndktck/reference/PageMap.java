@@ -120,6 +120,38 @@ final class PageMap {
         return frameIndex(position + length - 1) >= 0;
     }
 
+    /** The most pages past its last frame that {@link #reaching} extends a map by. */
+    static final int MAX_REACH_PAGES = 16;
+
+    /**
+     * A map that also backs [position, position + length) with the frames {@code reach} names past the last one
+     * (piece {@code frame-reach}).
+     *
+     * @param position byte offset from the start of the first page (unsigned)
+     * @param length   bytes (unsigned, at least 1)
+     * @param reach    the piece
+     * @return the wider map, or null when the range starts before the map, wraps, needs more than
+     *         {@link #MAX_REACH_PAGES} pages more, or {@code reach} refuses a page
+     */
+    PageMap reaching(long position, long length, FrameReach reach) {
+        if (frames.length == 0 || length == 0 || Unsigned.lastByteWraps(position, length)) {
+            return null;
+        }
+        long lastPage = Long.divideUnsigned(position + length - 1, pageSize);
+        if (lastPage < frames.length || lastPage < 0 || lastPage - frames.length >= MAX_REACH_PAGES) {
+            return null;
+        }
+        long[] wider = Arrays.copyOf(frames, (int) lastPage + 1);
+        for (int i = frames.length; i < wider.length; i++) {
+            long f = reach.frameBeyond(frames[frames.length - 1], i - frames.length + 1L);
+            if (f < 0) {
+                return null;
+            }
+            wider[i] = f;
+        }
+        return new PageMap(pageSize, wider);
+    }
+
     /**
      * @param position byte offset from the start of the first page (unsigned), backed by a frame
      * @return how many bytes from {@code position} on lie in the same frame: up to the end of the page (at least 1)

@@ -231,6 +231,9 @@ public final class Pieces {
     /** {@code bounds}: byte-exact region bounds (used by MR-REG-4 and SGE-2/bounds). */
     public static final Piece<RegionBounds> BOUNDS = add(new Piece<>("bounds", RegionBounds.class,
             (RegionBounds) StandardChecks::byteExactBounds, "byte-exact, unsigned [base, base + Length)"));
+    /** {@code frame-reach}: the part of an access past the last frame of its registration (the reference refuses it). */
+    public static final Piece<FrameReach> FRAME_REACH = add(new Piece<>("frame-reach", FrameReach.class, FrameReach.REFUSE,
+            "an access past the last page frame of its registration or LAM fails (a safety net no rule states)"));
     /** {@code addressing}: which byte of a registration an address names. */
     public static final Piece<RegionAddressing> ADDRESSING = add(new Piece<>("addressing", RegionAddressing.class,
             (RegionAddressing) StandardChecks::absoluteAddressing, "absolute addresses: byte address - base"));

@@ -82,8 +82,10 @@
  * {@link org.ndktck.reference.RegisteredExtent},
  * {@link org.ndktck.reference.FboPlacement}, {@link org.ndktck.reference.MrAccessFlags},
  * {@link org.ndktck.reference.FrAccessFlags}, {@link org.ndktck.reference.TokenAllocator.Factory},
- * {@link org.ndktck.reference.TokenRetirement}). The model never throws when a replaced piece makes it accept
- * something the reference rejects: bytes that no page frame backs simply make the access fail. Checks are
+ * {@link org.ndktck.reference.TokenRetirement}, {@link org.ndktck.reference.FrameReach}). The model never throws
+ * when a replaced piece makes it accept something the reference rejects: bytes past the last page frame of a
+ * registration make the access fail (piece {@code frame-reach}, a safety net no rule states; a fault that
+ * removes a bounds check replaces it too, so its access really reaches the frames that follow). Checks are
  * written so that one rule is one check: for example RW-TOKEN and MR-REG-8 leave the privileged token to
  * PRIV-2, so replacing PRIV-2 alone lets the privileged token reach LAM logical addresses remotely.
  *

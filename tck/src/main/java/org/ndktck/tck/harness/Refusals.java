@@ -109,6 +109,29 @@ public final class Refusals {
         Assume.that(false);
     }
 
+    /**
+     * Runs one step of a stateful chain so that an allowed refusal inside it ({@link #discardIfRefused}, from any
+     * call the step makes: a create, a registration, a post or a completion) ends the step, not the try: the
+     * chain goes on without it, and the refusal is not counted as a discarded try. Any other assumption, and
+     * every failure, propagates.
+     *
+     * @param step the step
+     * @return true when the step ran to its end, false when an allowed refusal ended it
+     */
+    public static boolean stepUnlessRefused(Runnable step) {
+        int before = REFUSED.get();
+        try {
+            step.run();
+            return true;
+        } catch (org.opentest4j.TestAbortedException e) {
+            if (REFUSED.get() == before) {
+                throw e;
+            }
+            REFUSED.set(before);
+            return false;
+        }
+    }
+
     /** Starts a property: forgets the count of the one before. */
     static void reset() {
         REFUSED.set(0);

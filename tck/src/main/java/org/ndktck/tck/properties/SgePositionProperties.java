@@ -30,7 +30,8 @@ import java.util.Arrays;
  * NdkSend or NdkReceive whose SGL has m SGEs in a (usually scattered) registered buffer, some crossing page
  * boundaries. With every SGE good, the request must succeed and move the bytes of every SGE, in order. With SGE
  * k bad (past the end of its region, a made-up token, a token of the peer's PD, a sink in a region without
- * local write), the request must fail and no byte the bad SGE names may change.
+ * local write), the request must fail and no byte the bad SGE names may change. With SGE k of Length 0 (inside its
+ * region) the request either fails, or succeeds and moves the bytes of every other SGE, in order.
  */
 @NdkKit
 public class SgePositionProperties {
@@ -48,7 +49,13 @@ public class SgePositionProperties {
         /** SGE k lies in a region of the peer's PD, with that region's local token. */
         ANOTHER_PD,
         /** SGE k is a sink in a region registered without local write (for a source: a made-up token). */
-        NO_LOCAL_WRITE
+        NO_LOCAL_WRITE,
+        /**
+         * Not bad: SGE k has Length 0 (its address inside its region). No page says whether a provider takes such an
+         * SGE, so the request may fail (then no byte outside a sink may change); if it succeeds, every other SGE moves
+         * its bytes in order and SGE k moves none.
+         */
+        ZERO_LENGTH
     }
 
     /** The request. */
@@ -103,7 +110,10 @@ public class SgePositionProperties {
                     sgl[i] = r.sge(at[i], len);
                 }
                 Registered elsewhere = null;
-                if (bad != Bad.NONE) {
+                boolean zero = bad == Bad.ZERO_LENGTH;
+                if (zero) {
+                    sgl[k] = r.sge(at[k], 0);
+                } else if (bad != Bad.NONE) {
                     Bad how = bad == Bad.NO_LOCAL_WRITE && !sink ? Bad.MADE_UP_TOKEN : bad;
                     sgl[k] = switch (how) {
                         case PAST_END -> r.sge(r.length() - len / 2 - 1, len + 1);
@@ -116,6 +126,8 @@ public class SgePositionProperties {
                 for (NdkSge g : sgl) {
                     total = bad == Bad.NONE ? total : total + (int) g.unsignedLength();
                 }
+                // the bytes a good request moves: every SGE's, or all but SGE k's when it has Length 0
+                int moved = zero ? (m - 1) * len : m * len;
                 Registered q = t.registered(s.peer(), 1 + (total + p) / p, 0, (long) (1 + (total + p) / p) * p,
                         NdkMrFlags.ALLOW_REMOTE_READ | NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_LOCAL_WRITE);
                 String what = use + " with " + m + " SGEs, SGE " + k + " " + bad + ": " + Arrays.toString(sgl);
@@ -134,14 +146,22 @@ public class SgePositionProperties {
                     }
                     default -> {
                         WorkRequest recv = t.receive(pair[0], sgl, NdkOperationType.RECEIVE);
-                        other = t.complete(t.send(pair[1], new NdkSge[]{q.sge(0, m * len)}, 0));
+                        other = t.complete(t.send(pair[1], new NdkSge[]{q.sge(0, moved)}, 0));
                         o = other.succeeded() || recv.entry() != null || !NtStatus.STATUS_SUCCESS.equals(recv.returned())
                                 ? t.complete(recv) : new WrOutcome(recv::detail, recv.returned(), NtStatus.STATUS_PENDING, null);
                     }
                 }
                 Refusals.discardIfRefused(o.status(), "the request under test");
                 q.buffer().acceptActual(0, (int) Math.min(q.buffer().size(), Integer.MAX_VALUE));
-                if (bad != Bad.NONE) {
+                if (zero && (!o.succeeded() || (other != null && !other.succeeded()))) {
+                    // a Length-0 SGE may be refused: then nothing but the sinks may have changed
+                    for (int i = 0; i < m && sink; i++) {
+                        r.buffer().acceptActual(at[i], len);
+                    }
+                    s.checkMemory("COV-4", o.call() + " (" + what + ", refused)");
+                    return;
+                }
+                if (bad != Bad.NONE && !zero) {
                     if (o.succeeded()) {
                         throw Violations.of("COV-4", o.call() + " (" + what + ")", "a failure: SGE " + k + " is " + bad, o.describe());
                     }
@@ -163,18 +183,22 @@ public class SgePositionProperties {
                             o.describe() + (other == null ? "" : "; " + other.describe()));
                 }
                 if (sink) {
-                    byte[] source = q.buffer().read(0, m * len);
+                    byte[] source = q.buffer().read(0, moved);
                     for (int i = 0; i < m; i++) {
+                        if (zero && i == k) {
+                            continue; // moves nothing: the memory check finds any byte it changed
+                        }
+                        int from = (zero && i > k ? i - 1 : i) * len;
                         byte[] got = r.buffer().read(at[i], len);
-                        byte[] want = Arrays.copyOfRange(source, i * len, (i + 1) * len);
+                        byte[] want = Arrays.copyOfRange(source, from, from + len);
                         if (!Arrays.equals(got, want)) {
                             throw Violations.of("COV-4", o.call() + " (" + what + ")", "SGE " + i + " holds bytes "
-                                    + (i * len) + " on of the message: " + Hex.bytes(want), "it holds " + Hex.bytes(got));
+                                    + from + " on of the message: " + Hex.bytes(want), "it holds " + Hex.bytes(got));
                         }
                         r.buffer().expectWrite(at[i], got);
                     }
                 } else {
-                    byte[] got = q.buffer().read(0, m * len);
+                    byte[] got = q.buffer().read(0, moved);
                     if (!Arrays.equals(got, before)) {
                         throw Violations.of("COV-4", o.call() + " (" + what + ")", "the peer holds the bytes of every SGE in order: "
                                 + Hex.bytes(before), "it holds " + Hex.bytes(got));
@@ -190,7 +214,7 @@ public class SgePositionProperties {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < m; i++) {
             if (bad != Bad.NONE && i == k) {
-                continue;
+                continue; // a bad SGE moves nothing, nor does one of Length 0
             }
             out.writeBytes(r.buffer().read(sgl[i].address() - r.va(), sgl[i].length()));
         }
