@@ -41,6 +41,7 @@ public final class LegalBehaviours {
     public static List<NdkProvider> providers() {
         List<NdkProvider> all = new java.util.ArrayList<>(behaviours());
         all.addAll(LegalFreedoms.providers());
+        all.addAll(MisuseFaults.legal());
         return List.copyOf(all);
     }
 

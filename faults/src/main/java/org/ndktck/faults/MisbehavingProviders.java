@@ -22,6 +22,7 @@ public final class MisbehavingProviders implements NdkProviderSource {
         all.addAll(LegalBehaviours.providers());
         all.addAll(CatalogueGaps.providers());
         all.addAll(AuditFaults.providers());
+        all.addAll(MisuseFaults.providers());
         return all;
     }
 }
