@@ -23,6 +23,7 @@ public final class MisbehavingProviders implements NdkProviderSource {
         all.addAll(CatalogueGaps.providers());
         all.addAll(AuditFaults.providers());
         all.addAll(MisuseFaults.providers());
+        all.addAll(DeferFaults.providers());
         return all;
     }
 }

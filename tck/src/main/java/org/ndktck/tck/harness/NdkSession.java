@@ -366,6 +366,11 @@ public final class NdkSession implements AutoCloseable {
         });
     }
 
+    /** Marks the session as closing after a failed try ({@link HeldSessions}: as {@link #inTry} does on a failure). */
+    void markFailing() {
+        failing = true;
+    }
+
     // ------------------------------------------------------------------ accessors
 
     /** @return the session's host memory */
