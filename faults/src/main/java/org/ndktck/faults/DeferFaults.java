@@ -26,6 +26,12 @@ public final class DeferFaults {
     /** @return the providers */
     public static List<NdkProvider> providers() {
         List<NdkProvider> out = new ArrayList<>();
+        out.add(Variants.wrapped("fault:DEF-4/held-replayed-after-inline-failure",
+                "a request with DEFER that fails inline hands the held DEFER requests on (as it must) but keeps them, so the "
+                        + "QP's next request without DEFER processes them again (a second CQ entry each)", HeldReplayed::new));
+        out.add(Variants.wrapped("fault:DEF-3/deferred-lost-after-inline-failure",
+                "after a request with DEFER failed inline on a QP, the QP's later DEFER requests are accepted but their CQ "
+                        + "entries never come", DeferredLost::new));
         out.add(Variants.wrapped("fault:DEF-2/late-entry-after-inline-failure",
                 "a work request that fails inline gets a CQ entry with its error status 3 ms later, from another thread",
                 LateEntry::new));
