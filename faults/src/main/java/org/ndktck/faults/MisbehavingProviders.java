@@ -24,6 +24,7 @@ public final class MisbehavingProviders implements NdkProviderSource {
         all.addAll(AuditFaults.providers());
         all.addAll(MisuseFaults.providers());
         all.addAll(DeferFaults.providers());
+        all.addAll(LimitFaults.providers());
         return all;
     }
 }
