@@ -15,9 +15,9 @@ rows share these, the n-th of them in one run is matched with the n-th in anothe
 in the order its mutation engine found them, which is the same in every run of the same code).
 Detected, as PIT counts it in its score: KILLED, TIMED_OUT, MEMORY_ERROR, RUN_ERROR, NON_VIABLE.
 
-The methods PIT does not mutate because they carry org.ndktck.reference.DoNotMutate (code no conformance kit can
-check: equivalent, the provider's choice, outside the catalog, plumbing) are listed at the end, read from the
-sources, with the scope and reason each one gives.
+The methods PIT does not mutate (code no conformance kit can check: equivalent, the provider's choice, outside the
+catalog, plumbing) are listed at the end, read from the mutation run's list
+(benchmarks/pit-exclusions/src/main/resources/org/ndktck/pit/not-mutated.txt), with the scope and reason of each.
 
 The rule of a mutant is taken from the Javadoc of the method it sits in (rule IDs such as MR-FR-3),
 else from the nearest Javadoc above its line; the source line is quoted for the reader.
@@ -82,25 +82,19 @@ def rule_for(lines, line):
     return "-"
 
 
-MARK = re.compile(r'@DoNotMutate\(\s*value\s*=\s*DoNotMutate\.Scope\.(\w+)\s*,\s*why\s*=\s*((?:"(?:[^"\\]|\\.)*"\s*\+?\s*)+)\)')
-DECL = re.compile(r'(?:class|interface|record|enum)\s+(\w+)|(\w+)\s*\(')
+NOT_MUTATED = ROOT / "benchmarks/pit-exclusions/src/main/resources/org/ndktck/pit/not-mutated.txt"
 
 
 def not_mutated():
-    """(class, member, scope, why) of every DoNotMutate in the reference's sources."""
+    """(class, member, scope, why) of every entry of the mutation run's list of what PIT does not mutate."""
     found = []
-    for f in sorted(SRC.rglob("*.java")):
-        if f.name == "DoNotMutate.java":
+    for ln in NOT_MUTATED.read_text().splitlines():
+        if not ln.strip() or ln.startswith("#"):
             continue
-        text = f.read_text()
-        for m in MARK.finditer(text):
-            why = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(2)))
-            rest = text[m.end():]
-            # the declaration the annotation is on: the first line after it that is not another annotation
-            decl = next((ln for ln in rest.split("\n") if ln.strip() and not ln.strip().startswith("@")), "")
-            d = DECL.search(decl)
-            member = (d.group(1) or d.group(2)) if d else "?"
-            found.append((f.stem, member, m.group(1), why))
+        cls, member, scope, why = (f.strip() for f in ln.split(" | ", 3))
+        name = cls.rsplit(".", 1)[-1]
+        member = name if member == "*" else member.split("(", 1)[0]
+        found.append((name, member, scope, why))
     return found
 
 
@@ -169,7 +163,7 @@ def main():
     marks = not_mutated()
     if marks:
         print()
-        print(f"## Not mutated: {len(marks)} methods and types marked DoNotMutate ("
+        print(f"## Not mutated: {len(marks)} methods and types listed in not-mutated.txt ("
               + ", ".join(f"{k} {v}" for k, v in sorted(Counter(m[2] for m in marks).items())) + ")")
         print()
         print("| class | method or type | scope | why |")

@@ -66,8 +66,6 @@ final class DataPath {
      * A fast registration that failed (it was cancelled by a flush or close) never takes effect: its pending
      * registration is retired and its MR counts as invalidated, so it may be fast-registered again.
      */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "No rule says what state an MR is in after its "
-            + "fast registration was cancelled, and the pending registration's token grants nothing either way")
     private static void failedFastRegistrationRetired(Region region) {
         if (region != null) {
             region.mr.invalidated(region, RetireEvent.CLOSE);
@@ -188,8 +186,6 @@ final class DataPath {
      * token at all (RW-TOKEN refuses it). Only a variant without those checks gets past them: the privileged
      * token then reaches LAM logical addresses.
      */
-    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "PRIV-2 and RW-TOKEN refuse every such request before "
-            + "anything computed here is used; only a variant without those checks reads the rest")
     private static Object remoteWithoutRegistration(ReferenceAdapter adapter, ReferenceQp target, WorkRequest wr,
                                                     long total, Object holder) {
         TokenOwner owner = ownerOf(holder);
@@ -207,9 +203,6 @@ final class DataPath {
      * The span of {@code length} bytes at {@code position} of {@code pages}, or STATUS_ACCESS_VIOLATION when some of
      * them have no page frame.
      */
-    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "The checks before it (MR-REG-1, MR-FR-3, the "
-            + "bounds of each access, PRIV-1's LAM range) leave no access without page frames; only a variant breaking "
-            + "them meets the error")
     private static Object backedSpan(PageMap pages, long position, long length) {
         return pages.backs(position, length) ? new Span(pages, position, length) : NtStatus.STATUS_ACCESS_VIOLATION;
     }
@@ -291,9 +284,6 @@ final class DataPath {
      *
      * @return true when the receive completed
      */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "A send posted before the peer's receive is "
-            + "send/receive ordering, outside the memory-region pages (a reliable connection may even fail such a "
-            + "send after its receiver-not-ready retries)")
     private static boolean matchWaitingSends(ReferenceAdapter adapter, WorkRequest receive) {
         ReferenceQp qp = receive.qp;
         while (!receive.done && !qp.inboundSends.isEmpty()) {
@@ -368,15 +358,11 @@ final class DataPath {
     }
 
     /** A send that waited for a receive lost its sources meanwhile (deregistered, invalidated, closed). */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "Send/receive matching is outside the "
-            + "memory-region pages; the kit posts receives first, and a send whose sources fail when posted fails in send()")
     private static void sourcesGone(WorkRequest send, NtStatus status) {
         fail(send, status);
     }
 
     /** The message is longer than the receive's buffers. */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "What a too small receive does is send/receive "
-            + "matching, which no page of the memory-region catalog states")
     private static void receiveTooSmall(WorkRequest send, WorkRequest receive) {
         fail(receive, NtStatus.STATUS_BUFFER_TOO_SMALL);
         fail(send, NtStatus.STATUS_REMOTE_RESOURCES);
@@ -429,16 +415,11 @@ final class DataPath {
     }
 
     /** The INLINE total cannot be held in one Java array. */
-    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "SGE-4's check keeps an INLINE total within the QP's "
-            + "InlineDataSize, far below this bound; only a variant without that check can reach it")
     private static boolean tooLargeToCapture(long total) {
         return Long.compareUnsigned(total, Integer.MAX_VALUE - 8) > 0;
     }
 
     /** An INLINE SGE whose address is a LAM logical address: the model reads the LAM's pages. */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "An INLINE SGE is read by address with its token "
-            + "ignored (SGE-3), so its address is a virtual address; reading a LAM logical address there is a model "
-            + "extension no rule states")
     private static Span inlineFromLam(ReferenceAdapter adapter, long address, long length) {
         LamMapping lam = adapter.lamHolding(address, length);
         return lam == null ? null : new Span(lam.pages, address - lam.base, length);

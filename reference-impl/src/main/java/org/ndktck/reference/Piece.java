@@ -12,7 +12,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * @param <T> the piece's interface, e.g. {@code RuleCheck<FastRegisterRequest>} or {@link RegionBounds}
  */
-@DoNotMutate(value = DoNotMutate.Scope.PLUMBING, why = "the key of a replaceable piece: fault-injection plumbing, not NDKPI behaviour")
 public final class Piece<T> {
     /** Gives every piece a distinct small index, so a policy can find an implementation in an array. */
     private static final AtomicInteger NEXT_INDEX = new AtomicInteger();

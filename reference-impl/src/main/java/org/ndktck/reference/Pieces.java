@@ -298,7 +298,6 @@ public final class Pieces {
      * @param id a piece ID such as {@code MR-FR-4} or {@code bounds}
      * @return the piece, or empty when no piece has that ID
      */
-    @DoNotMutate(value = DoNotMutate.Scope.PLUMBING, why = "looks a piece up by ID for faults and the CLI; not NDKPI behaviour")
     public static Optional<Piece<?>> byId(String id) {
         return Optional.ofNullable(BY_ID.get(id));
     }

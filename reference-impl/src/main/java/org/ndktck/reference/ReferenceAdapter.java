@@ -111,9 +111,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
      * NDK_ADAPTER_INFO.AdapterFlags: in-order DMA and loopback connections always; RDMA_READ_SINK_NOT_REQUIRED as
      * the {@code readSinkNotRequired} setting says; RDMA_READ_LOCAL_INVALIDATE_SUPPORTED from NDKPI 1.2 on.
      */
-    @DoNotMutate(value = DoNotMutate.Scope.PROVIDER_CHOICE, why = "which optional capabilities an adapter advertises "
-            + "is the provider's choice; the kit reads the flags and holds the provider to them (MR-REG-6, MR-FR-11, "
-            + "RW-4), and the model's checks read the same flags")
     private static int advertisedFlags(ReferenceSettings settings) {
         int flags = NdkAdapterFlags.IN_ORDER_DMA_SUPPORTED | NdkAdapterFlags.LOOPBACK_CONNECTIONS_SUPPORTED;
         if (settings.readSinkNotRequired()) {
@@ -192,8 +189,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     }
 
     /** @return true for a CQ depth from 1 to MAX_CQ_DEPTH (a ULONG carried in an int, compared unsigned) */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "no catalog rule binds CQ depth limits; the kit "
-            + "only requires that a create with any ULONG fails with a status and never throws (GEN-EXC-1)")
     private static boolean cqDepthSupported(int queueDepth) {
         return queueDepth != 0 && Integer.compareUnsigned(queueDepth, MAX_CQ_DEPTH) <= 0;
     }
@@ -260,9 +255,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     }
 
     /** Stores the mapping as the LAM's AdapterContext, where {@link #releaseLam} finds it. */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "NdkReleaseLam finds the mapping here; a LAM left "
-            + "mapped after its release is seen only by a consumer that goes on using its addresses (LAM-REL-2, MR-FR-2 "
-            + "bind the consumer)")
     private static void rememberForRelease(NdkLogicalAddressMapping lam, LamMapping mapping) {
         lam.setAdapterContext(mapping);
     }
@@ -279,9 +271,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     }
 
     /** Under the lock: ends the LAM's mapping when it is a live LAM of this adapter; otherwise does nothing. */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "what NdkReleaseLam undoes is seen only by a consumer "
-            + "that goes on using the LAM's addresses after the release, or releases a LAM twice, one never built or "
-            + "one of another adapter; no rule binds the provider there (LAM-REL-2, MR-FR-2 and LAM-9 bind the consumer)")
     private void unmap(NdkLogicalAddressMapping lam) {
         if (lam.adapterContext() instanceof LamMapping mapping && mapping.adapter == this
                 && mapping.owner == lam && mapping.live) {
@@ -335,8 +324,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     }
 
     /** Under the lock, at NdkCloseAdapter: force-closes the objects still open (QPs and MRs first) and releases every LAM. */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "no rule says what closing an adapter does to objects "
-            + "and LAMs the consumer left open; the kit closes every object before its adapter")
     private void closeWhatIsLeftOpen() {
         List<ReferenceObject> open = new ArrayList<>(objects);
         for (ReferenceObject o : open) {
@@ -354,8 +341,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     }
 
     /** @return how many of this adapter's callbacks are running on the calling thread (more than 0 only when the consumer closes the adapter from a callback) */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "closing an adapter from inside its own callback is "
-            + "consumer misuse (CL-8); this only keeps the model from waiting for itself then")
     private long callbacksOnThisThread() {
         return IN_CALLBACK.get().stream().filter(x -> x == this).count();
     }
@@ -368,8 +353,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     }
 
     /** @return true when this call should pend (completion style; mixed draws from the seeded PRNG); under the lock */
-    @DoNotMutate(value = DoNotMutate.Scope.PROVIDER_CHOICE, why = "a provider may complete any asynchronous call inline "
-            + "or return STATUS_PENDING and complete it later; the kit accepts both (GEN-CB-1 to GEN-CB-4, MR-CREATE-2)")
     boolean choosePending() {
         return switch (settings.completion()) {
             case INLINE -> false;
@@ -384,8 +367,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
      *
      * @return the object, or null when {@code o} is null, foreign or of another type
      */
-    @DoNotMutate(value = DoNotMutate.Scope.PLUMBING, why = "finds the model's object behind a fault's or test's wrapper; "
-            + "the kit always hands back the objects the provider gave it")
     <T extends ReferenceObject> T resolve(Object o, Class<T> type) {
         Object current = o;
         for (int depth = 0; depth < 64 && current != null; depth++) {
@@ -425,8 +406,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     }
 
     /** Under the lock: true when the adapter holds {@code maxObjects} objects (PDs, CQs, QPs and MRs not yet closed). */
-    @DoNotMutate(value = DoNotMutate.Scope.PROVIDER_CHOICE, why = "how many objects an adapter can hold is the "
-            + "provider's limit; a create may fail with STATUS_INSUFFICIENT_RESOURCES (MR-CREATE-2), which the kit accepts")
     private boolean objectLimitReached() {
         return objects.size() >= settings.maxObjects();
     }
@@ -571,7 +550,6 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     }
 
     /** @return how many consumer callbacks threw (the provider survives them) */
-    @DoNotMutate(value = DoNotMutate.Scope.PLUMBING, why = "a count of consumer callbacks that threw, for the model's own stress tests; not NDKPI behaviour")
     public int callbackFailures() {
         return callbackFailures.get();
     }

@@ -31,8 +31,6 @@ final class ReferenceCq extends ReferenceObject implements NdkCq {
     }
 
     @Override
-    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "A closed CQ is never polled again (CL-3); dropping its entries "
-            + "only frees memory")
     void onClosed() {
         entries.clear();
     }

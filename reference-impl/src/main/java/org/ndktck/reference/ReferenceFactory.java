@@ -30,13 +30,11 @@ public final class ReferenceFactory implements NdkAdapterFactory {
     }
 
     /** @return the settings */
-    @DoNotMutate(value = DoNotMutate.Scope.PLUMBING, why = "what the factory was built with, for reports and tools; not NDKPI behaviour")
     public ReferenceSettings settings() {
         return settings;
     }
 
     /** @return the policy */
-    @DoNotMutate(value = DoNotMutate.Scope.PLUMBING, why = "what the factory was built with, for reports and tools; not NDKPI behaviour")
     public ReferencePolicy policy() {
         return policy;
     }
@@ -47,7 +45,6 @@ public final class ReferenceFactory implements NdkAdapterFactory {
     }
 
     @Override
-    @DoNotMutate(value = DoNotMutate.Scope.PLUMBING, why = "what the factory was built with, for reports and tools; not NDKPI behaviour")
     public Map<String, String> effectiveSettings() {
         return settings.asMap();
     }

@@ -198,8 +198,6 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
     }
 
     /** @return true when a registration of this many frames is more than the model holds */
-    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "MAX_FRAMES is far above any page count an adapter "
-            + "advertises (FRMRPageCount) and MR-FR-18 refuses more pages than the MR was initialized for")
     private static boolean tooManyFrames(long[] frames) {
         return frames.length > PageMap.MAX_FRAMES;
     }
@@ -208,8 +206,6 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
      * Under the lock: the MR's own token (from NdkInitializeFastRegisterMr, held by the MR itself) leaves the token
      * table; a token held by a registration is left to it.
      */
-    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "The MR's own token grants nothing (the data path sees no "
-            + "registration behind it); leaving it in the table only keeps the allocator from handing it out again")
     private void releaseOwnToken() {
         adapter.removeToken(token, this);
     }
@@ -232,8 +228,6 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
     }
 
     /** Under the lock: {@code r} no longer counts as the fast registration in effect once it was retired. */
-    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "liveRegion is only retired again later (REPLACED, CLOSE), and "
-            + "retiring a registration that is already dead does nothing")
     private void forgetLiveRegion(Region r, boolean retired) {
         if (retired && liveRegion == r) {
             liveRegion = null;

@@ -87,9 +87,6 @@ abstract class ReferenceObject implements NdkObject {
     }
 
     /** Under the lock: closes the object for the adapter's close, without a callback if none was requested. */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "called only by NdkCloseAdapter for objects the "
-            + "consumer left open or whose close is still running; no rule says what an adapter close does to them, and "
-            + "CL-9 holds whatever this does (the adapter close still waits for every callback)")
     final void forceClose() {
         if (life == Life.OPEN) {
             life = Life.CLOSING;

@@ -33,8 +33,6 @@ final class ReferencePd extends ReferenceObject implements NdkPd {
     }
 
     @Override
-    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "A closed PD's privileged token names a closed PD that no open "
-            + "QP belongs to, so it grants nothing whether or not it leaves the token table (and CL-3 forbids its use)")
     void onClosed() {
         adapter.removeToken(privilegedToken, this);
     }
@@ -85,9 +83,6 @@ final class ReferencePd extends ReferenceObject implements NdkPd {
      * @return true when the queue depths and SGE counts given to NdkCreateQp are within the adapter's advertised
      *     maxima (unsigned)
      */
-    @DoNotMutate(value = DoNotMutate.Scope.OUTSIDE_CATALOG, why = "No rule binds NdkCreateQp's queue depths and "
-            + "SGE counts: AI-3 only says what the advertised maxima mean, and GEN-EXC-1 asks for an NTSTATUS whatever "
-            + "they are (the InlineDataSize limit stays outside: SGE-3's QPs use the advertised maximum)")
     private static boolean withinQpLimits(int receiveQueueDepth, int initiatorQueueDepth, int maxReceiveRequestSge,
                                           int maxInitiatorRequestSge) {
         return Integer.compareUnsigned(receiveQueueDepth, ReferenceAdapter.MAX_QUEUE_DEPTH) <= 0

@@ -67,7 +67,6 @@ public final class ReferencePolicy {
      * @return the implementation in effect
      */
     @SuppressWarnings("unchecked")
-    @DoNotMutate(value = DoNotMutate.Scope.PLUMBING, why = "finds the implementation of a piece (fault-injection plumbing); the checks it returns stay mutated")
     public <T> T get(Piece<T> piece) {
         int i = piece == null ? byIndex.length : piece.index();
         Object impl = i < byIndex.length ? byIndex[i] : null;
@@ -113,7 +112,6 @@ public final class ReferencePolicy {
      * @throws IllegalArgumentException when no piece has that ID or the implementation has the wrong interface
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    @DoNotMutate(value = DoNotMutate.Scope.PLUMBING, why = "replaces a piece by ID for faults and the CLI; not NDKPI behaviour")
     public ReferencePolicy with(String id, Object implementation) {
         Piece piece = Pieces.byId(Objects.requireNonNull(id, "id"))
                 .orElseThrow(() -> new IllegalArgumentException("no piece with ID " + id));
@@ -121,13 +119,11 @@ public final class ReferencePolicy {
     }
 
     /** @return the IDs of the pieces that differ from the standard, sorted */
-    @DoNotMutate(value = DoNotMutate.Scope.PLUMBING, why = "names the replaced pieces for reports; not NDKPI behaviour")
     public Set<String> replacedIds() {
         return replaced;
     }
 
     /** @return the failure status a check gave, or STATUS_INVALID_PARAMETER for a faulty check that gave null or STATUS_PENDING */
-    @DoNotMutate(value = DoNotMutate.Scope.PLUMBING, why = "guards against a replaced check that breaks the RuleCheck contract (fault-injection plumbing)")
     private static NtStatus asFailure(NtStatus status) {
         return status == null || status.isPending() ? NtStatus.STATUS_INVALID_PARAMETER : status;
     }

@@ -94,8 +94,6 @@ final class ReferenceQp extends ReferenceObject implements NdkQp {
      * change nothing the consumer sees: the adapter skips a request that is done, a held request handed on twice
      * is processed once, and a flushed or closed QP matches no more sends.
      */
-    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "The requests dropped are handed on or completed; the adapter "
-            + "processes a request at most once and skips one that is done")
     private static void forget(ArrayDeque<WorkRequest> queue) {
         queue.clear();
     }

@@ -41,8 +41,6 @@ final class Region implements RegionView {
     }
 
     @Override
-    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "Only the retirement reads it, to take the token out of the "
-            + "table; a token left behind names a dead registration, which every check refuses as well")
     public int token() {
         return token;
     }

@@ -144,8 +144,6 @@ public final class StandardChecks {
     }
 
     /** The model lets an MR be initialized again once no fast registration of it is in effect. */
-    @DoNotMutate(value = DoNotMutate.Scope.PROVIDER_CHOICE, why = "AMB-12: initializing one MR again is informational "
-            + "in the catalog; a provider may accept or refuse it")
     private static boolean reinitializes(MrState s) {
         return s == MrState.INITIALIZED || s == MrState.INVALIDATED;
     }
@@ -508,9 +506,6 @@ public final class StandardChecks {
      * Advances {@code counter[0]} and gives the next candidate token: the counter, offset by the seed, passed
      * through MurmurHash3's 32-bit finalizer (a bijection on int, so candidates repeat only after 2^32 calls).
      */
-    @DoNotMutate(value = DoNotMutate.Scope.PROVIDER_CHOICE, why = "no rule fixes token values, so which ones a "
-            + "provider hands out is its choice; what the kit checks (a token names one live registration) is the "
-            + "caller's loop that skips 0 and tokens in use, which stays mutated")
     private static int nextCandidate(long seed, int[] counter) {
         counter[0]++;
         int h = counter[0] + (int) (seed ^ (seed >>> 32));

@@ -86,10 +86,6 @@ record TranslatedPages(long[] frames, int firstMisalignedPage, int firstUnmapped
     /**
      * @return the live LAM that holds {@code first} and the {@code count} PAGE_SIZE pages from it on, or null
      */
-    @DoNotMutate(value = DoNotMutate.Scope.EQUIVALENT, why = "the fast path's test that a run fits in the LAM of its first "
-            + "entry: a mutant either makes the fast path decline (the general loop then translates the array the same way) "
-            + "or lets through a run past the LAM's end, whose last entries no live LAM holds: an array only a consumer "
-            + "breaking MR-FR-2 could pass")
     private static LamMapping lamHoldingRun(ReferenceAdapter adapter, long first, int count, int pageShift) {
         LamMapping lam = adapter.lamContaining(first);
         return lam != null && Long.compareUnsigned((long) count << pageShift, lam.size() - (first - lam.base)) <= 0 ? lam : null;

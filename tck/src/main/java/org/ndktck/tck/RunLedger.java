@@ -19,7 +19,7 @@ public final class RunLedger {
     /**
      * One executed property.
      *
-     * @param ruleIds        the rules it checks ({@link NdkRule} values)
+     * @param ruleIds        the rules it checks (its rule tags, {@code KitLifecycle.ruleIds})
      * @param property       {@code Class#method}
      * @param status         SUCCESSFUL, FAILED, ABORTED or SKIPPED
      * @param tries          tries executed

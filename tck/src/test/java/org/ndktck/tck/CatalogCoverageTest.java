@@ -6,6 +6,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.ndktck.spec.rules.Rule;
 import org.ndktck.spec.rules.RuleCatalog;
+import org.ndktck.tck.harness.KitLifecycle;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.runner.KitDiscovery;
 import org.ndktck.tck.runner.PropertyInfo;
@@ -54,18 +55,20 @@ class CatalogCoverageTest {
                 continue;
             }
             String where = m.getDeclaringClass().getSimpleName() + "#" + m.getName();
-            NdkRule[] rules = m.getAnnotationsByType(NdkRule.class);
-            if (rules.length == 0) {
-                problems.add(where + " names no rule (@NdkRule)");
+            List<String> tags = Arrays.stream(m.getAnnotationsByType(Tag.class)).map(Tag::value).toList();
+            if (tags.isEmpty()) {
+                problems.add(where + " names no rule (@Tag(\"RULE-ID\"))");
             }
-            Set<String> tags = Arrays.stream(m.getAnnotationsByType(Tag.class)).map(Tag::value).collect(Collectors.toSet());
-            for (NdkRule r : rules) {
-                if (catalog.find(r.value()).isEmpty()) {
-                    problems.add(where + " names " + r.value() + ", which the catalog does not have");
+            if (new java.util.HashSet<>(tags).size() != tags.size()) {
+                problems.add(where + " names a rule twice: " + tags);
+            }
+            for (String r : tags) {
+                if (catalog.find(r).isEmpty()) {
+                    problems.add(where + " names " + r + ", which the catalog does not have");
                 }
-                if (!tags.contains(r.value())) {
-                    problems.add(where + " lacks @Tag(\"" + r.value() + "\")");
-                }
+            }
+            if (!List.copyOf(KitLifecycle.ruleIds(m)).equals(tags)) {
+                problems.add(where + ": the kit reads the rules " + KitLifecycle.ruleIds(m) + ", its tags are " + tags);
             }
             if (!m.getDeclaringClass().isAnnotationPresent(NdkKit.class)) {
                 problems.add(where + ": its class is not annotated @NdkKit");

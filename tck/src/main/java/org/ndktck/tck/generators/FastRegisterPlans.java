@@ -50,7 +50,9 @@ public final class FastRegisterPlans {
     /**
      * Picks n for BaseVirtualAddress = fbo + n × P.
      *
-     * @param sel 0 small, 1 top bit set, 2 the highest that fits (region ends near 2^64 − 1), 3 anywhere
+     * @param sel 0 small, 1 top bit set, 2 the highest that fits (region ends near 2^64 − 1), 3 anywhere,
+     *            4 straddling 2^63 (signed 64-bit address compares misjudge it), 5 straddling 2^32 (32-bit
+     *            addresses); a region too large to straddle 2^32 gets a small n
      */
     static long chooseN(Limits l, long fboInPage, long length, int sel, long seed) {
         long max = maxN(l, fboInPage, length);
@@ -62,6 +64,12 @@ public final class FastRegisterPlans {
             case 0 -> pick(seed, 1, Math.min(max, 1L << 24));
             case 1 -> max > topBit ? pick(seed, topBit, Math.min(max, topBit + (1L << 20))) : max;
             case 2 -> max;
+            case 4, 5 -> {
+                long boundary = Long.divideUnsigned(sel == 4 ? Long.MIN_VALUE : 1L << 32, l.pageSize());
+                long half = Math.max(1, Long.divideUnsigned(fboInPage + length, 2L * l.pageSize()) + 1);
+                long n = boundary - half;
+                yield n >= 1 && Long.compareUnsigned(n, max) <= 0 ? n : pick(seed, 1, Math.min(max, 1L << 24));
+            }
             default -> pick(seed, 1, max);
         };
     }
@@ -184,7 +192,7 @@ public final class FastRegisterPlans {
         int p = l.pageSize();
         Arbitrary<Integer> pages = smallOnly ? Arbitraries.integers().between(1, (int) Math.min(8, l.frmrPageCount())) : pageCounts(l);
         Arbitrary<FrPlan> random = Combinators.combine(pages, fbos(l), Arbitraries.integers().between(0, 2),
-                Arbitraries.integers().between(0, 3), Arbitraries.integers().between(0, flagChoices.length - 1),
+                Arbitraries.integers().between(0, 5), Arbitraries.integers().between(0, flagChoices.length - 1),
                 Arbitraries.integers().between(0, 3), Arbitraries.longs()).as((pc, fbo, lenSel, nSel, fi, extra, salt) -> {
             long lim = limit(l, pc, fbo);
             long len = lengthFor(lim, lenSel, mix(salt, 1));

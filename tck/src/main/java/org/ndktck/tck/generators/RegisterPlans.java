@@ -65,13 +65,23 @@ public final class RegisterPlans {
         return t;
     }
 
-    /** @return a page-aligned VA base (non-zero) with room for {@code bytes} plus slack below 2^64 */
+    /**
+     * A page-aligned VA base (non-zero) with room for {@code bytes} plus slack below 2^64.
+     *
+     * @param sel 0 small, 1 top bit set, 2 the highest that fits (the region ends near 2^64), 3 straddling 2^63
+     *            (about half of the region on each side, so a provider comparing addresses as signed 64-bit
+     *            values misjudges its bounds), 4 straddling 2^32 (a provider keeping addresses in 32 bits)
+     * @return the base (unsigned)
+     */
     static long vaBase(Limits l, int sel, long seed, long bytes) {
         long p = l.pageSize();
         long slack = 64 * p;
+        long halfPages = Math.max(1, (bytes / 2 + p - 1) / p);
         return switch (sel) {
             case 0 -> pick(seed, 1, 1L << 24) * p;
             case 1 -> Long.MIN_VALUE + pick(seed, 1, 1L << 24) * p;
+            case 3 -> Long.MIN_VALUE - halfPages * p;
+            case 4 -> (1L << 32) > halfPages * p ? (1L << 32) - halfPages * p : pick(seed, 1, 1L << 24) * p;
             default -> -((bytes + slack + p - 1) / p * p) - slack;
         };
     }
@@ -123,7 +133,7 @@ public final class RegisterPlans {
     private static Arbitrary<RegPlan> validWith(Limits l, int[] flagChoices, boolean small) {
         int p = l.pageSize();
         Arbitrary<RegPlan> random = Combinators.combine(Arbitraries.integers().between(1, 8), offsets(l),
-                Arbitraries.integers().between(0, 2), Arbitraries.integers().between(0, 2),
+                Arbitraries.integers().between(0, 2), Arbitraries.integers().between(0, 4),
                 Arbitraries.integers().between(0, flagChoices.length - 1), Arbitraries.integers().between(0, 3), Arbitraries.longs())
                 .as((m, off, lenSel, vaSel, fi, breakSel, salt) -> {
                     int mdls = m <= 6 ? 1 : m - 5;

@@ -6,7 +6,6 @@ import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.TestPlan;
-import org.ndktck.tck.NdkRule;
 
 import java.io.PrintStream;
 import java.lang.reflect.Method;
@@ -21,7 +20,7 @@ import java.util.function.Function;
  * Registered as a {@code TestExecutionListener} service, so it works under Surefire, a {@code @Suite}
  * class and the kit's runner alike.
  *
- * <p>When a test plan holds at least one kit property (a method annotated {@link NdkRule}), it prints the
+ * <p>When a test plan holds at least one kit property (a property of a class marked {@link NdkKit} with a rule tag, {@link KitLifecycle#ruleIds}), it prints the
  * run seed once to standard output, as {@code ndk-tck: run seed N (replay with -Dndk.tck.seed=N)}, so a
  * provider's own build (Surefire, a {@code @Suite} class) shows the seed that replays it. The kit's runner,
  * which prints the seed itself, turns this off with the configuration parameter
@@ -147,7 +146,7 @@ public final class ConfigCapture implements TestExecutionListener {
             if (id.isTest() && id.getSource().isPresent() && id.getSource().get() instanceof MethodSource ms) {
                 try {
                     Method m = ms.getJavaMethod();
-                    if (m.getAnnotationsByType(NdkRule.class).length > 0) {
+                    if (!KitLifecycle.ruleIds(m).isEmpty()) {
                         return true;
                     }
                 } catch (RuntimeException | LinkageError e) {

@@ -9,7 +9,7 @@ import java.util.List;
  */
 public final class CurrentProperty {
     /**
-     * @param ruleIds the property's {@code @NdkRule} IDs in declaration order
+     * @param ruleIds the property's rule IDs ({@link KitLifecycle#ruleIds}) in declaration order
      * @param tries   the tries the property runs
      */
     public record Info(List<String> ruleIds, int tries) {

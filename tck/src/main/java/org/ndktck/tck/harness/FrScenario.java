@@ -16,15 +16,21 @@ import java.util.Arrays;
  * fast-register MR created and initialized on the target PD.
  */
 public final class FrScenario {
-    private final NdkSession session;
+    private final AdapterObjects objects;
+    private final MrRequests mrs;
+    private final WorkRequests requests;
+    private final ConnectedPeer peer;
     private final FrPlan plan;
     private final HostBuffer buffer;
-    private final NdkSession.Lam lam;
+    private final Lam lam;
     private final long[] pageArray;
     private final NdkMr mr;
 
-    private FrScenario(NdkSession session, FrPlan plan, HostBuffer buffer, NdkSession.Lam lam, long[] pageArray, NdkMr mr) {
-        this.session = session;
+    private FrScenario(NdkSession session, FrPlan plan, HostBuffer buffer, Lam lam, long[] pageArray, NdkMr mr) {
+        this.objects = session.objects();
+        this.mrs = session.mrs();
+        this.requests = session.requests();
+        this.peer = session.connectedPeer();
         this.plan = plan;
         this.buffer = buffer;
         this.lam = lam;
@@ -41,20 +47,22 @@ public final class FrScenario {
      */
     public static FrScenario prepare(NdkSession s, FrPlan plan) {
         int p = s.pageSize();
-        s.qps();
-        HostBuffer buffer = s.allocate(plan.lamPages());
+        HostBuffers buffers = s.buffers();
+        Lams lams = s.lams();
+        s.objects().qps();
+        HostBuffer buffer = buffers.allocate(plan.lamPages());
         int inPage = (int) (Integer.toUnsignedLong(plan.fbo()) & (p - 1));
         long va = 0x0000_4000_0000_0000L + inPage;
         int byteCount = (int) ((long) (plan.lamPages() - 1) * p + 1);
-        NdkSession.Lam lam;
+        Lam lam;
         long[] pages;
         int split = splitAt(plan);
         if (split > 0) {
             // the page array joins two LAMs (pages [0, split) and [split, lamPages) of the buffer): its entries are
             // not one run of logical addresses, as MR-FR-2 allows; the region is still the buffer, page by page
             long vaPage = va - inPage;
-            lam = s.buildLam(buffer.mdl(va, 0, split * p - inPage), (long) split * p - inPage);
-            NdkSession.Lam second = s.buildLam(buffer.mdl(vaPage + (long) split * p, split, byteCount - (split * p - inPage)),
+            lam = lams.buildLam(buffer.mdl(va, 0, split * p - inPage), (long) split * p - inPage);
+            Lam second = lams.buildLam(buffer.mdl(vaPage + (long) split * p, split, byteCount - (split * p - inPage)),
                     Integer.toUnsignedLong(byteCount - (split * p - inPage)));
             long[] joined = Arrays.copyOf(lam.pages(), lam.pages().length + second.pages().length);
             System.arraycopy(second.pages(), 0, joined, lam.pages().length, second.pages().length);
@@ -64,10 +72,10 @@ public final class FrScenario {
             // array is the LAM's entries from there on: a run of one LAM that does not start at its first page
             int w = windowAt(plan);
             long vaPage = va - inPage;
-            HostBuffer prefix = s.allocate(w);
+            HostBuffer prefix = buffers.allocate(w);
             Mdl chain = prefix.mdl(vaPage - (long) w * p, 0, w * p);
             chain.setNext(buffer.mdl(vaPage, 0, inPage + byteCount));
-            lam = s.buildLam(chain, (long) w * p + inPage + Integer.toUnsignedLong(byteCount));
+            lam = lams.buildLam(chain, (long) w * p + inPage + Integer.toUnsignedLong(byteCount));
             pages = Arrays.copyOfRange(lam.pages(), w, w + plan.pageCount());
         } else if (descending(plan)) {
             // the LAM is built over a second mapping of the buffer's pages in reverse order, followed by lamPages - 1
@@ -76,7 +84,7 @@ public final class FrScenario {
             // need not be adjacent in logical space) while it still maps the buffer in order. Read as an ascending run
             // from its first entry, it would fit in the LAM and map the other buffer's pages instead.
             int n = plan.lamPages();
-            HostBuffer after = s.allocate(n - 1);
+            HostBuffer after = buffers.allocate(n - 1);
             long[] pfns = new long[2 * n - 1];
             for (int j = 0; j < n; j++) {
                 pfns[j] = buffer.pfn(n - 1 - j);
@@ -85,13 +93,13 @@ public final class FrScenario {
                 pfns[n - 1 + j] = after.pfn(j - 1);
             }
             int bytes = (2 * n - 1) * p;
-            lam = s.buildLam(Mdl.of(p, 0x0000_6000_0000_0000L, bytes, pfns), bytes);
+            lam = lams.buildLam(Mdl.of(p, 0x0000_6000_0000_0000L, bytes, pfns), bytes);
             pages = new long[plan.pageCount()];
             for (int i = 0; i < pages.length; i++) {
                 pages[i] = lam.pages()[n - 1 - i];
             }
         } else {
-            lam = s.buildLam(buffer.mdl(va, 0, byteCount), Integer.toUnsignedLong(byteCount));
+            lam = lams.buildLam(buffer.mdl(va, 0, byteCount), Integer.toUnsignedLong(byteCount));
             pages = Arrays.copyOf(lam.pages(), plan.pageCount());
         }
         if (plan.misalignDelta() != 0 && plan.misalignIndex() == FrPlan.EVERY_ENTRY) {
@@ -101,7 +109,7 @@ public final class FrScenario {
         } else if (plan.misalignDelta() != 0) {
             pages[plan.misalignIndex()] += plan.misalignDelta();
         }
-        NdkMr mr = s.fastRegisterMr(plan.initPageCount(), plan.remoteAccess());
+        NdkMr mr = s.mrs().fastRegisterMr(plan.initPageCount(), plan.remoteAccess());
         return new FrScenario(s, plan, buffer, lam, pages, mr);
     }
 
@@ -169,8 +177,8 @@ public final class FrScenario {
      *
      * @return the outcome
      */
-    public NdkSession.WrOutcome post() {
-        return postOn(session.target().qp());
+    public WrOutcome post() {
+        return postOn(objects.target().qp());
     }
 
     /**
@@ -179,8 +187,8 @@ public final class FrScenario {
      * @param qp the QP
      * @return the outcome
      */
-    public NdkSession.WrOutcome postOn(org.ndktck.spec.NdkQp qp) {
-        return session.fastRegister(qp, mr, plan.pageCount(), pageArray, plan.fbo(), plan.length(), plan.baseVirtualAddress(), plan.flags());
+    public WrOutcome postOn(org.ndktck.spec.NdkQp qp) {
+        return requests.fastRegister(qp, mr, plan.pageCount(), pageArray, plan.fbo(), plan.length(), plan.baseVirtualAddress(), plan.flags());
     }
 
     /**
@@ -191,8 +199,8 @@ public final class FrScenario {
      *
      * @return the successful outcome
      */
-    public NdkSession.WrOutcome postValid() {
-        NdkSession.WrOutcome o = post();
+    public WrOutcome postValid() {
+        WrOutcome o = post();
         if (registered(o)) {
             return o;
         }
@@ -206,9 +214,9 @@ public final class FrScenario {
      * @param o how the request ended
      * @return the violation to throw
      */
-    public org.ndktck.tck.RuleViolation diagnoseValidFailure(NdkSession.WrOutcome o) {
-        if ((plan.flags() & org.ndktck.spec.NdkOpFlags.RDMA_READ_SINK) != 0 && session.readSinkNotRequired()) {
-            NdkSession.WrOutcome without = session.fastRegister(session.target().qp(), mr, plan.pageCount(), pageArray, plan.fbo(),
+    public org.ndktck.tck.RuleViolation diagnoseValidFailure(WrOutcome o) {
+        if ((plan.flags() & org.ndktck.spec.NdkOpFlags.RDMA_READ_SINK) != 0 && objects.readSinkNotRequired()) {
+            WrOutcome without = requests.fastRegister(objects.target().qp(), mr, plan.pageCount(), pageArray, plan.fbo(),
                     plan.length(), plan.baseVirtualAddress(), plan.flags() & ~org.ndktck.spec.NdkOpFlags.RDMA_READ_SINK);
             if (registered(without)) {
                 return Violations.of("MR-FR-11", o.call(), "STATUS_SUCCESS: NDK_OP_FLAG_RDMA_READ_SINK (0x80) never makes a valid request fail "
@@ -250,11 +258,11 @@ public final class FrScenario {
      * @param why  what the request was
      */
     public void assertGrantsNothing(String rule, java.util.function.Supplier<String> why) {
-        int token = session.remoteToken(mr);
+        int token = mrs.remoteToken(mr);
         long base = plan.baseVirtualAddress();
         long[] addresses = plan.length() > 1 ? new long[]{base, base + plan.length() / 2} : new long[]{base};
         for (long a : addresses) {
-            NdkSession.Access r = session.peerRead(a, token, 1);
+            Access r = peer.read(a, token, 1);
             if (r.succeeded()) {
                 throw Violations.of(rule, plan.toString(), why.get() + ": the request is never registered, so the MR grants no access",
                         "the request was refused, yet " + r.describe());
@@ -263,7 +271,7 @@ public final class FrScenario {
     }
 
     /** @return true when the outcome is STATUS_SUCCESS: the request was registered */
-    public static boolean registered(NdkSession.WrOutcome o) {
+    public static boolean registered(WrOutcome o) {
         return NtStatus.STATUS_SUCCESS.equals(o.status());
     }
 }

@@ -39,7 +39,7 @@ public final class HeldSessions {
             try {
                 body.accept(s);
             } catch (RuntimeException | Error e) {
-                s.markFailing();
+                s.objects().failing();
                 try {
                     s.close();
                 } catch (RuntimeException | Error suppressed) {

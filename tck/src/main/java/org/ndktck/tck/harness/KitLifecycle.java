@@ -3,6 +3,7 @@ package org.ndktck.tck.harness;
 import net.jqwik.api.AfterFailureMode;
 import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.FixedSeedMode;
+import net.jqwik.api.Tag;
 import net.jqwik.api.lifecycle.AroundPropertyHook;
 import net.jqwik.api.lifecycle.AroundTryHook;
 import net.jqwik.api.lifecycle.LifecycleContext;
@@ -14,9 +15,9 @@ import net.jqwik.api.lifecycle.SkipExecutionHook;
 import net.jqwik.api.lifecycle.TryExecutionResult;
 import net.jqwik.api.lifecycle.TryExecutor;
 import net.jqwik.api.lifecycle.TryLifecycleContext;
+import org.junit.platform.commons.support.AnnotationSupport;
 import org.ndktck.spec.rules.Rule;
 import org.ndktck.spec.rules.RuleCatalog;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.RunLedger;
 
 import java.lang.reflect.AnnotatedElement;
@@ -285,16 +286,35 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
     }
 
     /**
-     * @param method a kit property
-     * @return the IDs of its {@link NdkRule} annotations, in declaration order
+     * The rules a kit property checks. A property names each rule once, with jqwik's {@code @Tag("RULE-ID")}: the
+     * tag is what a JUnit Platform tag filter selects ({@code @IncludeTags}, Surefire's {@code groups}), and in a
+     * class marked {@link NdkKit} every tag of a property is a catalog rule ID (the build checks it), the first
+     * being the rule a breach found in passing is charged to. (jqwik 1.9.3 reads {@code @Tag} also as a
+     * meta-annotation, but only with a constant value, so no kit annotation with the rule as its value could
+     * give the tag.)
+     *
+     * @param method a kit property (a method of a class marked {@link NdkKit})
+     * @return the IDs of its {@code @Tag} annotations, in declaration order; empty for a method of another class
      */
     public static Set<String> ruleIds(Method method) {
-        NdkRule[] rules = method.getAnnotationsByType(NdkRule.class);
         Set<String> ids = new LinkedHashSet<>();
-        for (NdkRule r : rules) {
-            ids.add(r.value());
+        if (!isKitClass(method.getDeclaringClass())) {
+            return ids;
+        }
+        for (Tag t : AnnotationSupport.findRepeatableAnnotations(method, Tag.class)) {
+            ids.add(t.value());
         }
         return ids;
+    }
+
+    /** @return true when {@code c} or a class enclosing it is marked {@link NdkKit} */
+    private static boolean isKitClass(Class<?> c) {
+        for (Class<?> k = c; k != null; k = k.getEnclosingClass()) {
+            if (k.isAnnotationPresent(NdkKit.class)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

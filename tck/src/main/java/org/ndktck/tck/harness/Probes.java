@@ -24,9 +24,9 @@ public final class Probes {
      * @param n bytes (1 to {@link NdkSession#maxAccess()})
      * @return the access
      */
-    public static NdkSession.Access writeInside(NdkSession s, Region r, long k, int n) {
+    public static Access writeInside(NdkSession s, Region r, long k, int n) {
         byte[] data = complement(r.buffer().expected(r.bufferOffset() + k, n));
-        NdkSession.Access a = s.peerWrite(r.base() + k, r.remoteToken(), data);
+        Access a = s.connectedPeer().write(r.base() + k, r.remoteToken(), data);
         if (a.succeeded()) {
             r.buffer().expectWrite(r.bufferOffset() + k, data);
         }
@@ -56,8 +56,8 @@ public final class Probes {
      * @param n bytes
      * @return the access (its data when it succeeded)
      */
-    public static NdkSession.Access readInside(NdkSession s, Region r, long k, int n) {
-        return s.peerRead(r.base() + k, r.remoteToken(), n);
+    public static Access readInside(NdkSession s, Region r, long k, int n) {
+        return s.connectedPeer().read(r.base() + k, r.remoteToken(), n);
     }
 
     /**
@@ -70,8 +70,8 @@ public final class Probes {
      * @param n       bytes
      * @return the access
      */
-    public static NdkSession.Access writeAt(NdkSession s, Region r, long address, int n) {
-        return s.peerWrite(address, r.remoteToken(), dataFor(r, address, n));
+    public static Access writeAt(NdkSession s, Region r, long address, int n) {
+        return s.connectedPeer().write(address, r.remoteToken(), dataFor(r, address, n));
     }
 
     /**
@@ -79,8 +79,8 @@ public final class Probes {
      *
      * @return the access
      */
-    public static NdkSession.Access readAt(NdkSession s, Region r, long address, int n) {
-        return s.peerRead(address, r.remoteToken(), n);
+    public static Access readAt(NdkSession s, Region r, long address, int n) {
+        return s.connectedPeer().read(address, r.remoteToken(), n);
     }
 
     /**

@@ -10,14 +10,16 @@ import org.ndktck.tck.generators.RegPlan;
  * a normal MR on the target PD.
  */
 public final class RegScenario {
-    private final NdkSession session;
+    private final MrRequests mrs;
+    private final int pageSize;
     private final RegPlan plan;
     private final HostBuffer buffer;
     private final Mdl chain;
     private final NdkMr mr;
 
     private RegScenario(NdkSession session, RegPlan plan, HostBuffer buffer, Mdl chain, NdkMr mr) {
-        this.session = session;
+        this.mrs = session.mrs();
+        this.pageSize = session.pageSize();
         this.plan = plan;
         this.buffer = buffer;
         this.chain = chain;
@@ -51,7 +53,7 @@ public final class RegScenario {
                 vas[i] += plan.breakDelta();
             }
         }
-        HostBuffer buffer = s.allocate((int) Math.max(1, totalPages));
+        HostBuffer buffer = s.buffers().allocate((int) Math.max(1, totalPages));
         Mdl first = null;
         Mdl prev = null;
         for (int i = 0; i < bc.length; i++) {
@@ -63,7 +65,7 @@ public final class RegScenario {
             }
             prev = m;
         }
-        NdkMr mr = s.createMr(s.target(), false);
+        NdkMr mr = s.mrs().createMr(s.objects().target(), false);
         return new RegScenario(s, plan, buffer, first, mr);
     }
 
@@ -88,8 +90,8 @@ public final class RegScenario {
     }
 
     /** @return NdkRegisterMr of the plan, awaited */
-    public NdkSession.Outcome register() {
-        return session.register(mr, chain, plan.length(), plan.flags());
+    public Outcome register() {
+        return mrs.register(mr, chain, plan.length(), plan.flags());
     }
 
     /**
@@ -97,6 +99,6 @@ public final class RegScenario {
      * @return the region: base = MDL 0's VA, byte k at buffer offset (VA mod PAGE_SIZE) + k
      */
     public Region region(int remoteToken) {
-        return new Region(buffer, plan.virtualAddress() & (session.pageSize() - 1), plan.virtualAddress(), plan.length(), remoteToken);
+        return new Region(buffer, plan.virtualAddress() & (pageSize - 1), plan.virtualAddress(), plan.length(), remoteToken);
     }
 }

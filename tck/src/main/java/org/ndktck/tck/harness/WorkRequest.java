@@ -72,4 +72,30 @@ public final class WorkRequest {
     public String detail() {
         return detail.get();
     }
+
+    /** @return true for the completion types of NdkReceive (RECEIVE, RECEIVE_AND_INVALIDATE) */
+    static boolean isReceive(NdkOperationType type) {
+        return type == NdkOperationType.RECEIVE || type == NdkOperationType.RECEIVE_AND_INVALIDATE;
+    }
+
+    /**
+     * @return the rule that names the CQ an entry of this type belongs on: MR-FR-8 (fast register) and INV-3
+     *     (invalidate) say the initiator CQ; for the others CQ-2 (the entry of the QP and queue it was posted on)
+     */
+    static String cqRule(NdkOperationType type) {
+        return switch (type) {
+            case FAST_REGISTER -> "MR-FR-8";
+            case INVALIDATE -> "INV-3";
+            default -> "CQ-2";
+        };
+    }
+
+    /** @return the rule that requires a CQ entry after a successful post of this type */
+    static String wrRule(NdkOperationType type) {
+        return switch (type) {
+            case FAST_REGISTER -> "MR-FR-8";
+            case INVALIDATE -> "INV-3";
+            default -> "RW-5";
+        };
+    }
 }

@@ -20,15 +20,30 @@
  * code; a hand-off per call cost 1 µs when both threads spin and 60 µs when one parks; one hand-off per try
  * plus direct calls gives 0.1 to 0.8 ms per try (the provider's own work included).
  *
- * <h2>Checked in passing, on every call</h2>
- * Completion callbacks are accounted per request context ({@link org.ndktck.tck.harness.AsyncOp}):
- * exactly once after STATUS_PENDING with the kit's context (GEN-CB-1, GEN-CB-3 for creates), never after
- * another return (GEN-CB-2, GEN-CB-4; also after the try ended, {@link org.ndktck.tck.harness.LateCallbacks}).
- * CQ entries are matched by RequestContext ({@link org.ndktck.tck.harness.WorkRequest}): a foreign context
- * is CQ-2, an entry for a request that failed inline is DEF-2. Status tables of NdkRegisterMr (MR-REG-9),
- * NdkDeregisterMr, NdkInitializeFastRegisterMr and NdkBuildLam; OBJ-1 for every MR created. Buffers
- * ({@link org.ndktck.tck.harness.HostBuffer}) sit between guard frames and are painted; at the end of each
- * try no guard frame may have been touched and every painted byte must be what the kit expects.
+ * <h2>The parts of a try</h2>
+ * The session is split by what it models; each part is one file, reached from the session, and the parts call
+ * each other, never back into the session:
+ * <ul>
+ *   <li>the adapter and its objects with their lifetimes: {@link org.ndktck.tck.harness.AdapterObjects} (the
+ *       adapter, the two {@link org.ndktck.tck.harness.Side}s, QPs, CQs, PDs), {@link org.ndktck.tck.harness.MrRequests}
+ *       (MRs and the calls on them: MR-CREATE-2, OBJ-1, MR-REG-9, MR-DEREG-2, MR-FRI-8),
+ *       {@link org.ndktck.tck.harness.Lams} (NdkBuildLam: LAM-4, LAM-7), and {@link org.ndktck.tck.harness.AsyncCalls}
+ *       (completion callbacks per request context, {@link org.ndktck.tck.harness.AsyncOp}: exactly once after
+ *       STATUS_PENDING with the kit's context, GEN-CB-1, GEN-CB-3 for creates, never after another return,
+ *       GEN-CB-2, GEN-CB-4; also after the try ended, {@link org.ndktck.tck.harness.LateCallbacks});</li>
+ *   <li>host memory and buffers: {@link org.ndktck.tck.harness.HostBuffers} ({@link org.ndktck.tck.harness.HostBuffer}s
+ *       sit between guard frames and are painted; at the end of each try no guard frame may have been touched and
+ *       every painted byte must be what the kit expects);</li>
+ *   <li>work requests and completions: {@link org.ndktck.tck.harness.WorkRequests} posts,
+ *       {@link org.ndktck.tck.harness.Completions} matches CQ entries by RequestContext
+ *       ({@link org.ndktck.tck.harness.WorkRequest}): a foreign context is CQ-2, an entry for a request that
+ *       failed inline is DEF-2;</li>
+ *   <li>the connected peer: {@link org.ndktck.tck.harness.ConnectedPeer}, RDMA reads and writes at the target.</li>
+ * </ul>
+ * A property's own objects (beside the session's) are {@link org.ndktck.tck.harness.OwnedObjects}, its regions at
+ * fresh VAs {@link org.ndktck.tck.harness.Registrations}; {@link org.ndktck.tck.harness.SessionTools} is the door to
+ * both. The session and the tools keep one-line methods that hand a call on to its part, so properties written
+ * against them keep working.
  *
  * <h2>Scenarios</h2>
  * {@link org.ndktck.tck.harness.FrScenario} and {@link org.ndktck.tck.harness.RegScenario} turn the

@@ -3,7 +3,6 @@ package org.ndktck.tck.properties;
 import net.jqwik.api.Property;
 import net.jqwik.api.Tag;
 import org.ndktck.spec.NdkAdapterInfo;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.Violations;
@@ -20,7 +19,6 @@ public class AdapterInfoProperties {
      * of at least 16. The input space is one adapter, so one try suffices.
      */
     @Property(tries = 1)
-    @NdkRule("AI-1")
     @Tag("AI-1")
     void frmrPageCountIsAtLeastSixteen() {
         NdkSession.inTry(s -> {

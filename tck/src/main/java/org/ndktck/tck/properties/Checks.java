@@ -1,5 +1,6 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.EdgeCases;
@@ -57,8 +58,8 @@ final class Checks {
      * @param why  the rule in a few words (built only for a failure message)
      * @return the outcome
      */
-    static NdkSession.WrOutcome neverRegistered(NdkSession s, FrScenario sc, String rule, Supplier<String> why) {
-        NdkSession.WrOutcome o = sc.post();
+    static WrOutcome neverRegistered(NdkSession s, FrScenario sc, String rule, Supplier<String> why) {
+        WrOutcome o = sc.post();
         if (FrScenario.registered(o)) {
             throw Violations.of(rule, o.call(), why.get() + ": never registered (an inline error, or a CQ entry with an error status)", o.describe());
         }

@@ -16,8 +16,12 @@ import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkPd;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.RuleViolation;
+import org.ndktck.tck.harness.Lam;
+import org.ndktck.tck.harness.Outcome;
+import org.ndktck.tck.harness.QpRef;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
 import org.ndktck.tck.harness.AsyncOp;
 import org.ndktck.tck.harness.HostBuffer;
@@ -95,7 +99,7 @@ public class CloseProperties {
                     HostBuffer b = s.allocate(1);
                     SectionChecks.requireRegistered(s, s.register(mr, b.mdl(t.freshVa(), 0, p), p, NdkMrFlags.ALLOW_REMOTE_READ));
                     if (state == State.MR_DEREGISTERED) {
-                        NdkSession.Outcome o = s.deregister(mr);
+                        Outcome o = s.deregister(mr);
                         Refusals.discardIfRefused(o.status(), o.call()); // MR-DEREG-2 "other status codes": a shortage judges nothing
                         if (!o.succeeded()) {
                             throw Violations.of("MR-DEREG-2", o.call(), "STATUS_SUCCESS", o.describe());
@@ -108,13 +112,13 @@ public class CloseProperties {
                 NdkMr mr = s.fastRegisterMr(1, true);
                 if (state != State.MR_INITIALIZED) {
                     Mdl mdl = s.allocate(1).mdl(t.freshVa(), 0, p);
-                    NdkSession.Lam lam = s.buildLam(mdl, p);
-                    NdkSession.WrOutcome fr = s.fastRegister(s.target().qp(), mr, 1, lam.pages(), 0, p, t.freshVa(), NdkOpFlags.ALLOW_REMOTE_READ);
+                    Lam lam = s.buildLam(mdl, p);
+                    WrOutcome fr = s.fastRegister(s.target().qp(), mr, 1, lam.pages(), 0, p, t.freshVa(), NdkOpFlags.ALLOW_REMOTE_READ);
                     if (!fr.succeeded()) {
                         throw Violations.of("MR-FRI-2", fr.call(), "STATUS_SUCCESS", fr.describe());
                     }
                     if (state == State.MR_INVALIDATED) {
-                        NdkSession.WrOutcome inv = s.invalidate(mr, 0);
+                        WrOutcome inv = s.invalidate(mr, 0);
                         if (!inv.succeeded()) {
                             throw Violations.of("INV-3", inv.call(), "STATUS_SUCCESS", inv.describe());
                         }
@@ -123,9 +127,9 @@ public class CloseProperties {
             }
             case QP_UNCONNECTED -> close.add(t.createQp(pd, s.target().cq(), new RequestContext("QPContext of a QP to close"), "QP to close", 0).qp());
             case QP_CONNECTED, QP_WITH_RECEIVES -> {
-                SessionTools.QpRef[] pair = t.connectedPair(0);
+                QpRef[] pair = t.connectedPair(0);
                 if (state == State.QP_WITH_RECEIVES) {
-                    SessionTools.Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                    Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
                     for (int i = 0; i < 3; i++) {
                         t.receive(pair[0], new NdkSge[]{sink.sge((long) i * 64, 64)}, NdkOperationType.RECEIVE);
                     }
@@ -150,8 +154,6 @@ public class CloseProperties {
      * none, through a quiet period (CL-1).
      */
     @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("CL-1")
-    @NdkRule("CL-2")
     @Tag("CL-1")
     @Tag("CL-2")
     void closeReturnsSuccessOrPendingAndCallsBackOnlyAfterPending(@ForAll @Size(min = 1, max = 6) List<State> states) {
@@ -191,7 +193,6 @@ public class CloseProperties {
      * provider whose call (the request or the close) waits for that completion gets it after one quiet period.
      */
     @Property(tries = 50, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("CL-4")
     @Tag("CL-4")
     void theCloseCallbackIsTheObjectsLast(@ForAll boolean initialize, @ForAll @IntRange(min = 1, max = 4) int pages) {
         NdkSession.inTry(s -> {
@@ -280,15 +281,14 @@ public class CloseProperties {
      * has completed exactly once (usually with STATUS_CANCELLED).
      */
     @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("CL-5")
     @Tag("CL-5")
     void closeCancelsWhatIsOutstanding(@ForAll @IntRange(min = 0, max = 4) int receives, @ForAll @IntRange(min = 0, max = 4) int sends) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
                 int p = s.pageSize();
-                SessionTools.QpRef[] pair = t.connectedPair(0);
-                SessionTools.Registered buf = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                QpRef[] pair = t.connectedPair(0);
+                Registered buf = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
                 List<WorkRequest> pending = new ArrayList<>();
                 for (int i = 0; i < receives; i++) {
                     pending.add(t.receive(pair[0], new NdkSge[]{buf.sge((long) i * 64, 64)}, NdkOperationType.RECEIVE));
@@ -319,7 +319,6 @@ public class CloseProperties {
      * child's close has ended (STATUS_SUCCESS, or its callback returned).
      */
     @Property(tries = 50, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("CL-6")
     @Tag("CL-6")
     void closingAParentFirstWaitsForItsChildren(@ForAll boolean withQp, @ForAll boolean fastRegisterMr, @ForAll boolean qpFirst) {
         NdkSession.inTry(s -> {
@@ -327,7 +326,7 @@ public class CloseProperties {
                 s.qps();
                 NdkPd pd = t.createPd();
                 NdkMr mr = t.createMr(pd, fastRegisterMr);
-                SessionTools.QpRef qp = withQp ? t.createQp(pd, s.target().cq(), new RequestContext("QPContext of a child QP"), "child QP", 0) : null;
+                QpRef qp = withQp ? t.createQp(pd, s.target().cq(), new RequestContext("QPContext of a child QP"), "child QP", 0) : null;
                 int expected = withQp ? 2 : 1;
                 List<AsyncOp<NdkMr>> children = java.util.Collections.synchronizedList(new ArrayList<>());
                 List<Boolean> endedAtParentCallback = new ArrayList<>();
@@ -386,7 +385,6 @@ public class CloseProperties {
      * completion called and returned; after a quiet period no callback may have started since.
      */
     @Property(tries = 30, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("CL-9")
     @Tag("CL-9")
     void adapterCloseReturnsOnlyAfterEveryCallback(@ForAll @IntRange(min = 1, max = 3) int mrs, @ForAll boolean closePd) {
         NdkSession.inTry(s -> {

@@ -11,8 +11,13 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.RunLedger;
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.FastRegion;
+import org.ndktck.tck.harness.Lam;
+import org.ndktck.tck.harness.Outcome;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.HostBuffer;
 import org.ndktck.tck.harness.NdkKit;
@@ -61,7 +66,6 @@ public class ConsumerMisuseProperties {
      * no other byte may change (the session's memory check).
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("SEC-1")
     @Tag("SEC-1")
     void aFastRegistrationReplacedWithoutInvalidationKeepsTheOldTokenOut(@ForAll @IntRange(min = 1, max = 4) int pages,
                                                                       @ForAll @IntRange(min = 0, max = 4095) int fboSeed,
@@ -72,19 +76,19 @@ public class ConsumerMisuseProperties {
             try (SessionTools t = SessionTools.of(s)) {
                 int p = s.pageSize();
                 int fbo = fboSeed % p;
-                SessionTools.FastRegion a = t.fastRegistered(pages, fbo, RW, true);
+                FastRegion a = t.fastRegistered(pages, fbo, RW, true);
                 int oldToken = a.token();
                 if (deregisterFirst) {
-                    NdkSession.Outcome d = s.deregister(a.mr());
+                    Outcome d = s.deregister(a.mr());
                     if (d.succeeded()) {
                         accepted("MR-DEREG-1", d.call(), "NdkDeregisterMr of a fast-register MR");
                     }
                 }
                 HostBuffer b = s.allocate(pages);
                 Mdl mdl = b.mdl(t.freshVa() + fbo, 0, (int) a.length());
-                NdkSession.Lam lam = s.buildLam(mdl, a.length());
+                Lam lam = s.buildLam(mdl, a.length());
                 long base = sameBase ? a.base() : t.freshVa() + (1L << 20) + fbo;
-                NdkSession.WrOutcome again = s.fastRegister(s.target().qp(), a.mr(), pages, lam.pages(), fbo, a.length(), base, RW);
+                WrOutcome again = s.fastRegister(s.target().qp(), a.mr(), pages, lam.pages(), fbo, a.length(), base, RW);
                 Refusals.discardIfRefused(again.status(), again.call());
                 if (!again.succeeded()) {
                     s.drain(s.target());
@@ -101,14 +105,14 @@ public class ConsumerMisuseProperties {
                 long k = seed % (a.length() - n + 1);
                 byte[] bBytes = Probes.actualAt(bOld, k, n);
                 byte[] aBytes = Probes.actualAt(aRegion, k, n);
-                NdkSession.Access rd = Probes.readInside(s, bOld, k, n);
+                Access rd = Probes.readInside(s, bOld, k, n);
                 if (rd.succeeded() && Arrays.equals(rd.data(), bBytes) && !(sameBase && Arrays.equals(rd.data(), aBytes))) {
                     throw Violations.of("SEC-1", rd.describe() + " with the old token " + u32(oldToken) + "; " + context,
                             "an error (or the old registration's bytes): the old token grants nothing of the registration that "
                                     + "replaced it", "it read the new registration's bytes " + Hex.bytes(rd.data()));
                 }
                 byte[] data = SessionTools.complement(bBytes);
-                NdkSession.Access w = s.peerWrite(base + k, oldToken, data);
+                Access w = s.peerWrite(base + k, oldToken, data);
                 if (w.succeeded()) {
                     if (Arrays.equals(Probes.actualAt(bOld, k, n), data)) {
                         throw Violations.of("SEC-1", w.describe() + " with the old token " + u32(oldToken) + "; " + context,
@@ -134,7 +138,6 @@ public class ConsumerMisuseProperties {
      * what LAMs map, never a registration's memory.
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("SEC-1")
     @Tag("SEC-1")
     void thePrivilegedTokenReachesNoRegistrationsMemory(@ForAll @IntRange(min = 1, max = 3) int pages,
                                                         @ForAll @IntRange(min = 1, max = 256) int nSeed,
@@ -145,9 +148,9 @@ public class ConsumerMisuseProperties {
                 s.qps();
                 int p = s.pageSize();
                 long length = (long) pages * p;
-                SessionTools.Registered r = t.registered(s.target(), pages, 0, length,
+                Registered r = t.registered(s.target(), pages, 0, length,
                         NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_LOCAL_READ);
-                SessionTools.Registered other = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_LOCAL_READ);
+                Registered other = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_LOCAL_READ);
                 int priv = t.privilegedToken(s.target().pd());
                 int n = Math.min(nSeed, p / 2);
                 long k = seed % (length - n + 1);
@@ -160,9 +163,9 @@ public class ConsumerMisuseProperties {
                     other.buffer().expectWrite(0, data);
                     WorkRequest recv = t.receive(t.target(), new NdkSge[]{misuse}, NdkOperationType.RECEIVE);
                     // a receive refused inline leaves nothing for the peer's send to meet: no send then
-                    NdkSession.WrOutcome so = NtStatus.STATUS_SUCCESS.equals(recv.returned())
+                    WrOutcome so = NtStatus.STATUS_SUCCESS.equals(recv.returned())
                             ? t.complete(t.send(t.peer(), new NdkSge[]{other.sge(0, n)}, 0)) : null;
-                    NdkSession.WrOutcome ro = so == null ? null : t.complete(recv);
+                    WrOutcome ro = so == null ? null : t.complete(recv);
                     if (ro != null && ro.succeeded()) {
                         accepted("SGE-1", ro.call(), what);
                         if (Arrays.equals(r.buffer().read(r.bufferOffset() + k, n), data)) {
@@ -174,10 +177,10 @@ public class ConsumerMisuseProperties {
                 } else {
                     byte[] held = r.buffer().read(r.bufferOffset() + k, n);
                     WorkRequest recv = t.receive(t.peer(), new NdkSge[]{other.sge(0, n)}, NdkOperationType.RECEIVE);
-                    NdkSession.WrOutcome so = t.complete(t.send(t.target(), new NdkSge[]{misuse}, 0));
+                    WrOutcome so = t.complete(t.send(t.target(), new NdkSge[]{misuse}, 0));
                     if (so.succeeded()) {
                         accepted("SGE-1", so.call(), what);
-                        NdkSession.WrOutcome ro = t.complete(recv);
+                        WrOutcome ro = t.complete(recv);
                         byte[] got = other.buffer().read(0, n);
                         if (ro.succeeded() && Arrays.equals(got, held)) {
                             throw Violations.of("SEC-1", so.call() + " from " + what,

@@ -10,7 +10,8 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.QpRef;
+import org.ndktck.tck.harness.Registered;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.KitSetupError;
 import org.ndktck.tck.harness.NdkKit;
@@ -46,8 +47,6 @@ public class CqDepthProperties {
      * entries than it was given room for (CQ-1), and every write's bytes are at the peer.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("CQ-2")
-    @NdkRule("RW-5")
     @Tag("CQ-2")
     @Tag("RW-5")
     void entriesUpToTheDepthSurviveTheRingsWrapAround(@ForAll @IntRange(min = 1, max = 16) int depthSeed,
@@ -62,17 +61,17 @@ public class CqDepthProperties {
                 long limit = Math.min(Integer.toUnsignedLong(s.info().maxCqDepth()), Integer.toUnsignedLong(s.info().maxInitiatorQueueDepth()));
                 int d = (int) Math.max(1, Math.min(depthSeed, Math.min(16, limit)));
                 NdkCq cq = t.createCq(d);
-                SessionTools.QpRef a = t.createQp(s.target().pd(), cq, new RequestContext("QPContext of the depth-limited QP"),
+                QpRef a = t.createQp(s.target().pd(), cq, new RequestContext("QPContext of the depth-limited QP"),
                         "depth-limited target", 0, 1);
-                SessionTools.QpRef b = t.createQp(s.peer().pd(), s.peer().cq(), new RequestContext("QPContext of its peer"),
+                QpRef b = t.createQp(s.peer().pd(), s.peer().cq(), new RequestContext("QPContext of its peer"),
                         "depth-limited peer", 0, 1);
                 NtStatus st = s.invoker().call("connectLoopback", () -> "connectLoopback(depth-limited QP, its peer)",
                         () -> s.adapter().connectLoopback(a.qp(), b.qp()));
                 if (!NtStatus.STATUS_SUCCESS.equals(st)) {
                     throw new KitSetupError("connectLoopback(depth-limited QPs)", String.valueOf(st));
                 }
-                SessionTools.Registered local = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
-                SessionTools.Registered remote = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE);
+                Registered local = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                Registered remote = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE);
                 int slots = p / SLOT;
                 int next = 0;
                 long removed = 0;

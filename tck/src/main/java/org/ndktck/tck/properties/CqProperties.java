@@ -16,7 +16,11 @@ import org.ndktck.spec.NdkResult;
 import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.FastRegion;
+import org.ndktck.tck.harness.Lam;
+import org.ndktck.tck.harness.QpRef;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.RequestContext;
@@ -46,15 +50,14 @@ public class CqProperties {
      * distinct entries in all, and then a call that returns 0.
      */
     @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("CQ-1")
     @Tag("CQ-1")
     void theCountIsWhatWasRemoved(@ForAll @IntRange(min = 1, max = 8) int k, @ForAll boolean ex) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
                 int p = s.pageSize();
-                SessionTools.Registered src = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
-                SessionTools.Registered dst = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE);
+                Registered src = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
+                Registered dst = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE);
                 Set<Object> mine = Collections.newSetFromMap(new IdentityHashMap<>());
                 for (int i = 0; i < k; i++) {
                     WorkRequest wr = t.write(t.target(), new NdkSge[]{src.sge((long) i * 16, 16)}, dst.va() + (long) i * 16, dst.remoteToken(), 0);
@@ -145,13 +148,13 @@ public class CqProperties {
     private record Made(WorkRequest wr, NdkOperationType type, long typeSpecific) {
     }
 
-    private static List<Made> make(NdkSession s, SessionTools t, SessionTools.QpRef q, Kind kind, List<Runnable> afterwards) {
+    private static List<Made> make(NdkSession s, SessionTools t, QpRef q, Kind kind, List<Runnable> afterwards) {
         int p = s.pageSize();
         List<Made> out = new ArrayList<>();
         switch (kind) {
             case FAST_REGISTER, INVALIDATE -> {
                 Mdl mdl = s.allocate(1).mdl(t.freshVa(), 0, p);
-                NdkSession.Lam lam = s.buildLam(mdl, p);
+                Lam lam = s.buildLam(mdl, p);
                 NdkMr mr = s.fastRegisterMr(1, true);
                 WorkRequest fr = t.fastRegister(q, mr, 1, lam.pages(), 0, p, t.freshVa(), NdkOpFlags.ALLOW_REMOTE_READ);
                 out.add(new Made(fr, NdkOperationType.FAST_REGISTER, 0));
@@ -160,8 +163,8 @@ public class CqProperties {
                 }
             }
             case READ, WRITE -> {
-                SessionTools.Registered local = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
-                SessionTools.Registered remote = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
+                Registered local = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
+                Registered remote = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
                 NdkSge[] sgl = {local.sge(0, 32)};
                 out.add(kind == Kind.READ ? new Made(t.read(q, sgl, remote.va(), remote.remoteToken(), 0), NdkOperationType.READ, 0)
                         : new Made(t.write(q, sgl, remote.va(), remote.remoteToken(), 0), NdkOperationType.WRITE, 0));
@@ -171,13 +174,13 @@ public class CqProperties {
                 });
             }
             case SEND_RECEIVE, SEND_AND_INVALIDATE -> {
-                SessionTools.Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
-                SessionTools.Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
+                Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
                 if (kind == Kind.SEND_RECEIVE) {
                     out.add(new Made(t.receive(q, new NdkSge[]{sink.sge(0, 32)}, NdkOperationType.RECEIVE), NdkOperationType.RECEIVE, 0));
                     out.add(new Made(t.send(t.peer(), new NdkSge[]{src.sge(0, 32)}, 0), NdkOperationType.SEND, 0));
                 } else {
-                    SessionTools.FastRegion f = t.fastRegistered(1, 0, NdkOpFlags.ALLOW_REMOTE_READ, true);
+                    FastRegion f = t.fastRegistered(1, 0, NdkOpFlags.ALLOW_REMOTE_READ, true);
                     out.add(new Made(t.receive(q, new NdkSge[]{sink.sge(0, 32)}, NdkOperationType.RECEIVE_AND_INVALIDATE),
                             NdkOperationType.RECEIVE_AND_INVALIDATE, Integer.toUnsignedLong(f.token())));
                     out.add(new Made(t.sendAndInvalidate(t.peer(), new NdkSge[]{src.sge(0, 32)}, f.token(), 0), NdkOperationType.SEND, 0));
@@ -195,13 +198,12 @@ public class CqProperties {
      * (the session matches each entry to its request and checks both contexts).
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("CQ-2")
     @Tag("CQ-2")
     void entriesEchoTheirContexts(@ForAll @Size(min = 1, max = 4) List<Kind> kinds, @ForAll boolean extraQp) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
-                SessionTools.QpRef q = extraQp ? t.connectedPair(0)[0] : t.target();
+                QpRef q = extraQp ? t.connectedPair(0)[0] : t.target();
                 List<Made> made = new ArrayList<>();
                 List<Runnable> afterwards = new ArrayList<>();
                 for (Kind k : kinds) {
@@ -211,7 +213,7 @@ public class CqProperties {
                     made.addAll(make(s, t, q, k, afterwards));
                 }
                 for (Made m : made) {
-                    NdkSession.WrOutcome o = t.complete(m.wr());
+                    WrOutcome o = t.complete(m.wr());
                     if (o.entry() != null && (o.entry().requestContext() != m.wr().context())) {
                         throw Violations.of("CQ-2", o.call(), "RequestContext " + m.wr().context(), RequestContext.describe(o.entry().requestContext()));
                     }
@@ -230,7 +232,6 @@ public class CqProperties {
      * met an NdkSendAndInvalidate, whose TypeSpecificCompletionOutput is then the invalidated token.
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("CQ-3")
     @Tag("CQ-3")
     void extendedEntriesCarryTheOperationType(@ForAll @Size(min = 1, max = 4) List<Kind> kinds) {
         NdkSession.inTry(s -> {
@@ -242,7 +243,7 @@ public class CqProperties {
                     made.addAll(make(s, t, t.target(), k, afterwards));
                 }
                 for (Made m : made) {
-                    NdkSession.WrOutcome o = t.complete(m.wr());
+                    WrOutcome o = t.complete(m.wr());
                     if (!o.succeeded()) {
                         throw Violations.of("CQ-3", o.call(), "STATUS_SUCCESS for a valid request (to see its entry)", o.describe());
                     }

@@ -1,5 +1,6 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.Created;
 import org.ndktck.tck.harness.Refusals;
 import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
@@ -9,7 +10,6 @@ import net.jqwik.api.Tag;
 import net.jqwik.api.statistics.Statistics;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.Violations;
@@ -25,12 +25,11 @@ public class CreateMrProperties {
      * are), never counted as a pass.
      */
     @Property(tries = 200, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("MR-CREATE-2")
     @Tag("MR-CREATE-2")
     void createMrSucceedsInlineOrThroughItsCompletion(@ForAll boolean fastRegister) {
         String[] how = {""};
         NdkSession.inTry(s -> {
-            NdkSession.Created<NdkMr> c = s.createMrRaw(s.target(), fastRegister);
+            Created<NdkMr> c = s.createMrRaw(s.target(), fastRegister);
             Refusals.discardIfRefused(c.status(), c.call());
             if (!c.succeeded()) {
                 throw Violations.of("MR-CREATE-2", c.call(), "STATUS_SUCCESS, inline or through the completion, on a fresh PD", c.describe());

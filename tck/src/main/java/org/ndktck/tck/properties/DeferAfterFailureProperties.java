@@ -13,8 +13,9 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.Bounds;
+import org.ndktck.tck.harness.Lam;
+import org.ndktck.tck.harness.Registered;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
@@ -60,8 +61,6 @@ public class DeferAfterFailureProperties {
      * request's fails DEF-3; and every write's slot must hold that write's bytes.
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("DEF-4")
-    @NdkRule("DEF-3")
     @Tag("DEF-4")
     @Tag("DEF-3")
     void heldRequestsAreNeitherLostNorReplayedAfterAnInlineFailure(@ForAll @IntRange(min = 1, max = 3) int before,
@@ -73,9 +72,9 @@ public class DeferAfterFailureProperties {
                 s.qps();
                 int p = s.pageSize();
                 Mdl lamMdl = s.allocate(1).mdl(t.freshVa(), 0, p);
-                NdkSession.Lam lam = s.buildLam(lamMdl, p);
-                SessionTools.Registered local = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
-                SessionTools.Registered remote = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
+                Lam lam = s.buildLam(lamMdl, p);
+                Registered local = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
+                Registered remote = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
                 int slots = Math.min(p / SLOT, 16);
                 Posted posted = new Posted();
                 int[] nextSlot = {0};

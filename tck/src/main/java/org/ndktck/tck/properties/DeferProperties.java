@@ -17,8 +17,10 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NdkVersion;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.HeldSessions;
+import org.ndktck.tck.harness.Lam;
+import org.ndktck.tck.harness.Registered;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.TckConfig;
@@ -54,7 +56,7 @@ public class DeferProperties {
     }
 
     /** What a try of DEF-2 needs: a LAM page, MRs, registered buffers. */
-    private record Kit(NdkSession.Lam lam, SessionTools.Registered local, SessionTools.Registered remote) {
+    private record Kit(Lam lam, Registered local, Registered remote) {
     }
 
     private static Kit kit(NdkSession s, SessionTools t) {
@@ -72,7 +74,7 @@ public class DeferProperties {
             case FAST_REGISTER_UNCONNECTED -> t.fastRegister(t.unconnected(), s.fastRegisterMr(1, true), 1, k.lam().pages(), 0, p, t.freshVa(), RW | flags);
             case FAST_REGISTER_NO_REMOTE_ACCESS -> t.fastRegister(t.target(), s.fastRegisterMr(1, false), 1, k.lam().pages(), 0, p, t.freshVa(), RW | flags);
             case INVALIDATE_UNCONNECTED -> {
-                SessionTools.FastRegion r = t.fastRegistered(1, 0, RW, true);
+                FastRegion r = t.fastRegistered(1, 0, RW, true);
                 yield t.invalidate(t.unconnected(), r.mr(), flags);
             }
             case READ_UNCONNECTED -> t.read(t.unconnected(), sgl, k.remote().va(), k.remote().remoteToken(), flags);
@@ -89,7 +91,6 @@ public class DeferProperties {
      * charges such an entry to DEF-2). Requests that were not refused inline are not judged here.
      */
     @Property(tries = 50, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("DEF-2")
     @Tag("DEF-2")
     void aRequestRefusedInlineNeverCompletes(@ForAll @Size(min = 1, max = 4) List<Failing> failures, @ForAll boolean defer) {
         // the session stays open through the quiet period and is closed (its CQs drained) at a later try
@@ -145,7 +146,6 @@ public class DeferProperties {
      * ended by a valid request without DEFER yields every request's CQ entry within the completion bound.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("DEF-3")
     @Tag("DEF-3")
     void aRunEndedWithoutDeferCompletes(@ForAll("deferRuns") List<Deferred> run, @ForAll boolean endWithInvalidate) {
         NdkSession.inTry(s -> {
@@ -208,7 +208,6 @@ public class DeferProperties {
      * (half the tries) an NdkWrite with two SGEs on the kit's QP, created with MaxInitiatorRequestSge 1.
      */
     @Property(tries = 30, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("DEF-4")
     @Tag("DEF-4")
     void anInlineFailureSubmitsEarlierDeferredRequests(@ForAll @IntRange(min = 1, max = 3) int before, @ForAll boolean dataRequest) {
         NdkSession.inTry(s -> {

@@ -10,10 +10,14 @@ import net.jqwik.api.Tag;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.Limits;
 import org.ndktck.tck.generators.RegPlan;
 import org.ndktck.tck.generators.RegisterPlans;
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.Outcome;
+import org.ndktck.tck.harness.QpRef;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
@@ -44,7 +48,6 @@ public class DeregisterProperties {
      * checks the table and the callback accounting).
      */
     @Property
-    @NdkRule("MR-DEREG-2")
     @Tag("MR-DEREG-2")
     void deregisteringARegisteredMrSucceeds(@ForAll("validRegistrations") RegPlan plan) {
         Checks.cover("case", plan.edge(), this::validRegistrations, RegPlan::edge);
@@ -54,9 +57,9 @@ public class DeregisterProperties {
     private static void deregister(NdkSession s, RegPlan plan) {
         {
             RegScenario sc = RegScenario.prepare(s, plan);
-            NdkSession.Outcome reg = sc.register();
+            Outcome reg = sc.register();
             SectionChecks.requireRegistered(s, reg);
-            NdkSession.Outcome o = s.deregister(sc.mr());
+            Outcome o = s.deregister(sc.mr());
             Refusals.discardIfRefused(o.status(), o.call()); // MR-DEREG-2 "other status codes": a shortage judges nothing
             if (!o.succeeded()) {
                 throw Violations.of("MR-DEREG-2", o.call() + " after " + reg.call(),
@@ -94,7 +97,6 @@ public class DeregisterProperties {
      * to show the tokens worked.
      */
     @Property
-    @NdkRule("MR-DEREG-3")
     @Tag("MR-DEREG-3")
     void tokensGrantNothingAfterDeregistration(@ForAll("staleProbes") Stale t) {
         NdkSession.inTry(s -> {
@@ -108,44 +110,44 @@ public class DeregisterProperties {
         {
             s.qps();
             int sink = tools.readSinkFlag();
-            SessionTools.Registered r = tools.registered(s.target(), t.pages(), t.offset(), t.length(), t.flags() | sink);
-            SessionTools.Registered peerSink = tools.registered(s.peer(), 1, 0, s.pageSize(),
+            Registered r = tools.registered(s.target(), t.pages(), t.offset(), t.length(), t.flags() | sink);
+            Registered peerSink = tools.registered(s.peer(), 1, 0, s.pageSize(),
                     NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
             Region region = r.region();
-            NdkSession.Access before = Probes.readInside(s, region, t.k(), t.n());
+            Access before = Probes.readInside(s, region, t.k(), t.n());
             if (!before.succeeded()) {
                 throw Violations.of("MR-REG-4", before.describe(), "a peer read inside a live region with remote read succeeds",
                         before.outcome().describe());
             }
-            NdkSession.Outcome o = s.deregister(r.mr());
+            Outcome o = s.deregister(r.mr());
             Refusals.discardIfRefused(o.status(), o.call()); // MR-DEREG-2 "other status codes": a shortage judges nothing
             if (!o.succeeded()) {
                 throw Violations.of("MR-DEREG-2", o.call(), "STATUS_SUCCESS for a registered MR", o.describe());
             }
             String after = " after " + o.call() + " " + o.describe();
-            NdkSession.Access w = Probes.writeInside(s, region, t.k(), t.n());
+            Access w = Probes.writeInside(s, region, t.k(), t.n());
             if (w.succeeded()) {
                 throw Violations.of("MR-DEREG-3", w.describe() + after, "an error: the old remote token grants nothing", "it succeeded");
             }
-            NdkSession.Access rd = Probes.readInside(s, region, t.k(), t.n());
+            Access rd = Probes.readInside(s, region, t.k(), t.n());
             if (rd.succeeded()) {
                 throw Violations.of("MR-DEREG-3", rd.describe() + after, "an error: the old remote token grants nothing",
                         "it succeeded and read " + org.ndktck.tck.harness.Hex.bytes(rd.data()));
             }
             NdkSge local = r.sge(t.k(), t.n());
-            SessionTools.QpRef target = tools.target();
-            NdkSession.WrOutcome lw = tools.complete(tools.write(target, new NdkSge[]{local}, peerSink.va(), peerSink.remoteToken(), 0));
+            QpRef target = tools.target();
+            WrOutcome lw = tools.complete(tools.write(target, new NdkSge[]{local}, peerSink.va(), peerSink.remoteToken(), 0));
             if (lw.succeeded()) {
                 throw Violations.of("MR-DEREG-3", lw.call() + after, "an error: the old local token is no source any more", lw.describe());
             }
-            NdkSession.Access lr = s.targetReadInto(local, 0);
+            Access lr = s.targetReadInto(local, 0);
             if (lr.succeeded()) {
                 throw Violations.of("MR-DEREG-3", lr.describe() + after, "an error: the old local token is no sink any more",
                         lr.outcome().describe());
             }
             WorkRequest recv = tools.receive(target, new NdkSge[]{local}, NdkOperationType.RECEIVE);
             WorkRequest send = tools.send(tools.peer(), new NdkSge[]{peerSink.sge(0, t.n())}, 0);
-            NdkSession.WrOutcome ro = tools.complete(recv);
+            WrOutcome ro = tools.complete(recv);
             tools.complete(send);
             if (ro.succeeded()) {
                 throw Violations.of("MR-DEREG-3", ro.call() + after, "an error: the old local token is no receive sink any more",

@@ -1,5 +1,11 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.FastRegion;
+import org.ndktck.tck.harness.Lam;
+import org.ndktck.tck.harness.Outcome;
+import org.ndktck.tck.harness.QpRef;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -13,7 +19,6 @@ import net.jqwik.api.constraints.IntRange;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.Limits;
 import org.ndktck.tck.harness.AsyncOp;
 import org.ndktck.tck.harness.Hex;
@@ -74,7 +79,6 @@ public class FastRegisterInitProperties {
      * first and last bytes).
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("MR-FRI-2")
     @Tag("MR-FRI-2")
     void everyPageCountUpToTheInitializedOneWorks(@ForAll("capacities") int n, @ForAll @IntRange(min = 0, max = 4095) int fboSeed) {
         SectionChecks.cover("pages", n == 1 ? "1" : n <= 16 ? "2..16" : "more than 16");
@@ -86,17 +90,17 @@ public class FastRegisterInitProperties {
                 HostBuffer b = s.allocate(n);
                 long length = (long) n * p - fbo;
                 Mdl mdl = b.mdl(t.freshVa() + fbo, 0, (int) length);
-                NdkSession.Lam lam = s.buildLam(mdl, length);
+                Lam lam = s.buildLam(mdl, length);
                 NdkMr mr = initialized(s, n);
                 long base = t.freshVa() + fbo;
                 long oneLength = p - fbo;
-                SessionTools.FastRegion one = fastRegister(s, t, b, mdl, lam, mr, 1, fbo, oneLength, base, "1 page of " + n);
+                FastRegion one = fastRegister(s, t, b, mdl, lam, mr, 1, fbo, oneLength, base, "1 page of " + n);
                 usable(s, one);
-                NdkSession.WrOutcome inv = s.invalidate(mr, 0);
+                WrOutcome inv = s.invalidate(mr, 0);
                 if (!inv.succeeded()) {
                     throw Violations.of("INV-4", inv.call(), "STATUS_SUCCESS for the invalidation of a fast-registered MR", inv.describe());
                 }
-                SessionTools.FastRegion all = fastRegister(s, t, b, mdl, lam, mr, n, fbo, length, base + (1L << 24), n + " pages of " + n);
+                FastRegion all = fastRegister(s, t, b, mdl, lam, mr, n, fbo, length, base + (1L << 24), n + " pages of " + n);
                 usable(s, all);
             }
         });
@@ -104,7 +108,7 @@ public class FastRegisterInitProperties {
 
     private static NdkMr initialized(NdkSession s, int n) {
         NdkMr mr = s.createMr(s.target(), true);
-        NdkSession.Outcome o = s.initializeFastRegister(mr, n, true);
+        Outcome o = s.initializeFastRegister(mr, n, true);
         Refusals.discardIfRefused(o.status(), o.call());
         if (!o.succeeded()) {
             throw Violations.of("MR-FRI-2", o.call(), "STATUS_SUCCESS for AdapterPageCount " + u32(n) + " (FRMRPageCount "
@@ -113,22 +117,22 @@ public class FastRegisterInitProperties {
         return mr;
     }
 
-    private static SessionTools.FastRegion fastRegister(NdkSession s, SessionTools t, HostBuffer b, Mdl mdl, NdkSession.Lam lam,
+    private static FastRegion fastRegister(NdkSession s, SessionTools t, HostBuffer b, Mdl mdl, Lam lam,
                                                         NdkMr mr, int pages, int fbo, long length, long base, String what) {
-        NdkSession.WrOutcome o = s.fastRegister(s.target().qp(), mr, pages, lam.pages(), fbo, length, base, FR_FLAGS);
+        WrOutcome o = s.fastRegister(s.target().qp(), mr, pages, lam.pages(), fbo, length, base, FR_FLAGS);
         if (!o.succeeded()) {
             throw Violations.of("MR-FRI-2", o.call(), "STATUS_SUCCESS for a valid fast registration of " + what
                     + " initialized pages", o.describe());
         }
         int token = s.remoteToken(mr);
-        return new SessionTools.FastRegion(b, mdl, lam, mr, pages, fbo, length, base, FR_FLAGS, token, s.localToken(mr));
+        return new FastRegion(b, mdl, lam, mr, pages, fbo, length, base, FR_FLAGS, token, s.localToken(mr));
     }
 
-    private static void usable(NdkSession s, SessionTools.FastRegion r) {
+    private static void usable(NdkSession s, FastRegion r) {
         int n = (int) Math.min(8, r.length());
         for (long k : new long[]{0, r.length() - n}) {
-            NdkSession.Access w = Probes.writeInside(s, r.region(), k, n);
-            NdkSession.Access rd = Probes.readInside(s, r.region(), k, n);
+            Access w = Probes.writeInside(s, r.region(), k, n);
+            Access rd = Probes.readInside(s, r.region(), k, n);
             if (!w.succeeded() || !rd.succeeded() || !java.util.Arrays.equals(rd.data(), Probes.actualAt(r.region(), k, n))) {
                 throw Violations.of("MR-FRI-2", w.describe() + "; " + rd.describe(),
                         "a fast registration within the initialized page count is usable with its new token (write, then read back)",
@@ -159,13 +163,12 @@ public class FastRegisterInitProperties {
      * adapter where no count qualifies the try is rejected.
      */
     @Property(tries = 100)
-    @NdkRule("MR-FRI-3")
     @Tag("MR-FRI-3")
     void anUnsupportableCountFails(@ForAll("unsupportedCounts") long count, @ForAll boolean remoteAccess) {
         net.jqwik.api.Assume.that(count > 0);
         NdkSession.inTry(s -> {
             NdkMr mr = s.createMr(s.target(), true);
-            NdkSession.Outcome o = s.initializeFastRegister(mr, (int) count, remoteAccess);
+            Outcome o = s.initializeFastRegister(mr, (int) count, remoteAccess);
             Checks.mustFail("MR-FRI-3", o.call(), o.status(), o.describe(), NtStatus.STATUS_IMPLEMENTATION_LIMIT,
                     "a failure (STATUS_IMPLEMENTATION_LIMIT) for AdapterPageCount " + u32((int) count) + " pages: above FRMRPageCount "
                             + u32(s.info().frmrPageCount()) + " and above MaxRegistrationSize " + Hex.u64(s.info().maxRegistrationSize()) + " bytes");
@@ -187,12 +190,11 @@ public class FastRegisterInitProperties {
      * STATUS_INSUFFICIENT_RESOURCES rejects the try (GEN-CB-5).
      */
     @Property
-    @NdkRule("MR-FRI-4")
     @Tag("MR-FRI-4")
     void sixteenToFrmrPageCountNeverHitsTheLimit(@ForAll("supportedCounts") long count, @ForAll boolean remoteAccess) {
         NdkSession.inTry(s -> {
             NdkMr mr = s.createMr(s.target(), true);
-            NdkSession.Outcome o = s.initializeFastRegister(mr, (int) count, remoteAccess);
+            Outcome o = s.initializeFastRegister(mr, (int) count, remoteAccess);
             Refusals.discardIfRefused(o.status(), o.call());
             if (!o.succeeded()) {
                 throw Violations.of("MR-FRI-4", o.call(), "STATUS_SUCCESS: 16 <= AdapterPageCount <= FRMRPageCount ("
@@ -215,7 +217,6 @@ public class FastRegisterInitProperties {
      * one-page fast registration of every MR succeeds. Initializing one MR twice is not tried (AMB-12).
      */
     @Property(tries = 50, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("MR-FRI-6")
     @Tag("MR-FRI-6")
     void initializationsInParallelAndInSequenceAllWork(@ForAll("parallelInitializations") int k,
                                                        @ForAll @IntRange(min = 1, max = 16) int pages) {
@@ -229,7 +230,7 @@ public class FastRegisterInitProperties {
                     parallel.add(s.createMr(s.target(), true));
                 }
                 CountDownLatch go = new CountDownLatch(1);
-                List<Future<NdkSession.Outcome>> results = new ArrayList<>();
+                List<Future<Outcome>> results = new ArrayList<>();
                 for (NdkMr mr : parallel) {
                     results.add(PARALLEL.submit(() -> {
                         go.await();
@@ -241,7 +242,7 @@ public class FastRegisterInitProperties {
                 // an initialization refused for lack of resources (allowed) judges nothing: that MR is left out
                 List<NdkMr> all = new ArrayList<>();
                 for (int i = 0; i < k; i++) {
-                    NdkSession.Outcome o = await(results.get(i), bound);
+                    Outcome o = await(results.get(i), bound);
                     if (initializedUnlessRefused(o, "one of " + k + " initializations of one PD's MRs made at once")) {
                         all.add(parallel.get(i));
                     }
@@ -258,9 +259,9 @@ public class FastRegisterInitProperties {
                 }
                 HostBuffer b = s.allocate(1);
                 Mdl mdl = b.mdl(t.freshVa(), 0, p);
-                NdkSession.Lam lam = s.buildLam(mdl, p);
+                Lam lam = s.buildLam(mdl, p);
                 for (NdkMr mr : all) {
-                    NdkSession.WrOutcome o = s.fastRegister(s.target().qp(), mr, 1, lam.pages(), 0, p, t.freshVa(), FR_FLAGS);
+                    WrOutcome o = s.fastRegister(s.target().qp(), mr, 1, lam.pages(), 0, p, t.freshVa(), FR_FLAGS);
                     if (!o.succeeded()) {
                         throw Violations.of("MR-FRI-6", o.call(), "each of the " + all.size()
                                 + " initialized MRs accepts a valid fast registration afterwards", o.describe());
@@ -270,7 +271,7 @@ public class FastRegisterInitProperties {
         });
     }
 
-    private static NdkSession.Outcome await(Future<NdkSession.Outcome> f, long nanos) {
+    private static Outcome await(Future<Outcome> f, long nanos) {
         try {
             return f.get(nanos, TimeUnit.NANOSECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
@@ -291,7 +292,7 @@ public class FastRegisterInitProperties {
         }
     }
 
-    private static boolean initializedUnlessRefused(NdkSession.Outcome o, String what) {
+    private static boolean initializedUnlessRefused(Outcome o, String what) {
         if (Refusals.isAllowedRefusal(o.status())) {
             return false;
         }
@@ -299,7 +300,7 @@ public class FastRegisterInitProperties {
         return true;
     }
 
-    private static void requireInitialized(NdkSession.Outcome o, String what) {
+    private static void requireInitialized(Outcome o, String what) {
         Refusals.discardIfRefused(o.status(), o.call());
         if (!o.succeeded()) {
             throw Violations.of("MR-FRI-6", o.call() + ", " + what, "STATUS_SUCCESS, inline or through the completion", o.describe());
@@ -322,7 +323,6 @@ public class FastRegisterInitProperties {
      * success.
      */
     @Property(tries = 200)
-    @NdkRule("MR-FRI-7")
     @Tag("MR-FRI-7")
     void aFastRegistrationMayFollowTheInitializationAtOnce(@ForAll When when, @ForAll @IntRange(min = 1, max = 8) int pages) {
         SectionChecks.cover("when", when.name(), List.of(When.INSIDE_COMPLETION.name(), When.RIGHT_AFTER.name()));
@@ -332,8 +332,8 @@ public class FastRegisterInitProperties {
                 int n = (int) Math.min(pages, Integer.toUnsignedLong(s.info().frmrPageCount()));
                 HostBuffer b = s.allocate(n);
                 Mdl mdl = b.mdl(t.freshVa(), 0, n * p);
-                NdkSession.Lam lam = s.buildLam(mdl, (long) n * p);
-                SessionTools.QpRef qp = t.target();
+                Lam lam = s.buildLam(mdl, (long) n * p);
+                QpRef qp = t.target();
                 NdkMr mr = s.createMr(s.target(), true);
                 long base = t.freshVa();
                 AtomicReference<WorkRequest> inside = new AtomicReference<>();
@@ -346,7 +346,7 @@ public class FastRegisterInitProperties {
                 }
                 AsyncOp<NdkMr> init = t.startInitialize(mr, n, true);
                 s.insideNextCallback(null);
-                NdkSession.Outcome o = t.finish(init, "MR-FRI-8", "STATUS_SUCCESS, STATUS_PENDING, STATUS_IMPLEMENTATION_LIMIT or another error code");
+                Outcome o = t.finish(init, "MR-FRI-8", "STATUS_SUCCESS, STATUS_PENDING, STATUS_IMPLEMENTATION_LIMIT or another error code");
                 if (init.insideFailure() != null) {
                     if (init.insideFailure() instanceof RuntimeException re) {
                         throw re;
@@ -360,7 +360,7 @@ public class FastRegisterInitProperties {
                 if (wr == null) {
                     wr = t.fastRegister(qp, mr, n, lam.pages(), 0, (long) n * p, base, FR_FLAGS);
                 }
-                NdkSession.WrOutcome fr = t.complete(wr);
+                WrOutcome fr = t.complete(wr);
                 if (!fr.succeeded()) {
                     throw Violations.of("MR-FRI-7", fr.call() + " " + how + " (" + o.describe() + ")",
                             "STATUS_SUCCESS: a fast registration may follow a successful initialization at once", fr.describe());
@@ -393,14 +393,13 @@ public class FastRegisterInitProperties {
      * informational code); a count from 1 to FRMRPageCount ends in success.
      */
     @Property
-    @NdkRule("MR-FRI-8")
     @Tag("MR-FRI-8")
     void initializationEndsInAListedKindOfResult(@ForAll("anyCounts") long count, @ForAll boolean remoteAccess) {
         SectionChecks.cover("count", count == 0 ? "0" : Long.compareUnsigned(count, Limits.current().frmrPageCount()) <= 0
                 ? "1..FRMRPageCount" : "above FRMRPageCount");
         NdkSession.inTry(s -> {
             NdkMr mr = s.createMr(s.target(), true);
-            NdkSession.Outcome o = s.initializeFastRegister(mr, (int) count, remoteAccess);
+            Outcome o = s.initializeFastRegister(mr, (int) count, remoteAccess);
             boolean valid = count >= 1 && Long.compareUnsigned(count, s.info().unsignedFrmrPageCount()) <= 0;
             if (valid && !o.succeeded() && !Refusals.isAllowedRefusal(o.status())) {
                 throw Violations.of("MR-FRI-8", o.call(), "STATUS_SUCCESS for a count from 1 to FRMRPageCount ("

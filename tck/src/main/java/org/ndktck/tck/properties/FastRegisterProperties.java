@@ -10,11 +10,12 @@ import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkResult;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.FastRegisterPlans;
 import org.ndktck.tck.generators.FrCase;
 import org.ndktck.tck.generators.FrPlan;
 import org.ndktck.tck.generators.Limits;
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.FrScenario;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.NdkKit;
@@ -60,7 +61,6 @@ public class FastRegisterProperties {
      * within the limit, Length with the top bit set, and 2^20-page arrays (bytes past 2^32).
      */
     @Property
-    @NdkRule("MR-FR-3")
     @Tag("MR-FR-3")
     void lengthOverTheLimitIsNeverRegistered(@ForAll("lengthOver") FrPlan plan) {
         cover(plan, this::lengthOver);
@@ -84,13 +84,12 @@ public class FastRegisterProperties {
      * {@code <=}, or a Length check that rounds the limit down).
      */
     @Property
-    @NdkRule("MR-FR-3")
     @Tag("MR-FR-3")
     void lengthAtTheLimitIsRegistered(@ForAll("lengthAtLimit") FrPlan plan) {
         cover(plan, this::lengthAtLimit);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            NdkSession.WrOutcome o = sc.post();
+            WrOutcome o = sc.post();
             if (!FrScenario.registered(o)) {
                 org.ndktck.tck.RuleViolation v = sc.diagnoseValidFailure(o);
                 if (v.ruleId().equals("MR-FR-11")) {
@@ -114,7 +113,6 @@ public class FastRegisterProperties {
      * by PAGE_SIZE / 2, BaseVirtualAddress 0 with FBO &gt; 0, the top bit set).
      */
     @Property
-    @NdkRule("MR-FR-4")
     @Tag("MR-FR-4")
     void incongruentBaseVirtualAddressIsNeverRegistered(@ForAll("bvaIncongruent") FrPlan plan) {
         cover(plan, this::bvaIncongruent);
@@ -138,13 +136,12 @@ public class FastRegisterProperties {
      * an inline failure has no CQ entry (DEF-2, checked as the CQ is drained); the MR grants no access.
      */
     @Property
-    @NdkRule("MR-FR-6")
     @Tag("MR-FR-6")
     void remoteFlagsOnALocalOnlyMrFail(@ForAll("remoteOnLocalMr") FrPlan plan) {
         cover(plan, this::remoteOnLocalMr);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            NdkSession.WrOutcome o = sc.post();
+            WrOutcome o = sc.post();
             Checks.mustFail("MR-FR-6", o.call(), o.status(), o.describe(), NtStatus.STATUS_ACCESS_VIOLATION,
                     "a failure (STATUS_ACCESS_VIOLATION inline) for Flags " + Hex.u32(plan.flags()) + " on an MR initialized with RemoteAccess = FALSE");
             if (o.entry() != null) {
@@ -167,13 +164,12 @@ public class FastRegisterProperties {
      * STATUS_CONNECTION_INVALID (another error is ADVISORY), and leaves no CQ entry.
      */
     @Property
-    @NdkRule("MR-FR-7")
     @Tag("MR-FR-7")
     void fastRegisterOnAnUnconnectedQpFails(@ForAll("validPlans") FrPlan plan) {
         cover(plan, this::validPlans);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            NdkSession.WrOutcome o = sc.postOn(s.unconnectedQp());
+            WrOutcome o = sc.postOn(s.unconnectedQp());
             Checks.mustFail("MR-FR-7", o.call(), o.status(), o.describe(), NtStatus.STATUS_CONNECTION_INVALID,
                     "a failure (STATUS_CONNECTION_INVALID) on a QP that was never connected");
             s.drain(s.target());
@@ -189,7 +185,6 @@ public class FastRegisterProperties {
      * NdkGetCqResults, the others with NdkGetCqResultsEx.
      */
     @Property
-    @NdkRule("MR-FR-8")
     @Tag("MR-FR-8")
     void successfulFastRegisterCompletesOnTheCq(@ForAll("validPlans") FrPlan plan) {
         cover(plan, this::validPlans);
@@ -212,7 +207,7 @@ public class FastRegisterProperties {
                     Thread.onSpinWait();
                 }
             }
-            NdkSession.WrOutcome o = s.complete(wr);
+            WrOutcome o = s.complete(wr);
             if (o.entry() == null) {
                 throw Violations.of("MR-FR-8", o.call(), "a CQ entry after STATUS_SUCCESS", "none");
             }
@@ -248,7 +243,6 @@ public class FastRegisterProperties {
      * (k at the start, the end and inside the region). Where the bytes land in host memory is MR-FR-10's.
      */
     @Property
-    @NdkRule("MR-FR-9")
     @Tag("MR-FR-9")
     void remoteTokenOfTheNewRegistrationGrantsAccess(@ForAll("remotePlans") FrPlan plan) {
         cover(plan, this::remotePlans);
@@ -263,12 +257,12 @@ public class FastRegisterProperties {
                 byte[] data = new byte[n];
                 Arrays.fill(data, (byte) (0x3C + i));
                 data[0] = (byte) ~Probes.expectedAt(r, k, 1)[0];
-                NdkSession.Access w = s.peerWrite(plan.baseVirtualAddress() + k, token, data);
+                Access w = s.peerWrite(plan.baseVirtualAddress() + k, token, data);
                 if (!w.succeeded()) {
                     throw Violations.of("MR-FR-9", w.outcome().call(), "success: the token read after NdkFastRegister returned ("
                             + Hex.u32(token) + ") grants the peer write access to " + r, w.describe());
                 }
-                NdkSession.Access rd = s.peerRead(plan.baseVirtualAddress() + k, token, n);
+                Access rd = s.peerRead(plan.baseVirtualAddress() + k, token, n);
                 if (!rd.succeeded() || !Arrays.equals(rd.data(), data)) {
                     throw Violations.of("MR-FR-9", rd.outcome().call(), "success with the bytes just written (" + Hex.bytes(data) + ")",
                             rd.describe() + (rd.succeeded() ? " with " + Hex.bytes(rd.data()) : ""));
@@ -286,7 +280,6 @@ public class FastRegisterProperties {
      * first and last pages fails and changes no byte (guard frames and painted bytes checked).
      */
     @Property
-    @NdkRule("MR-FR-10")
     @Tag("MR-FR-10")
     void remoteAddressesAreAbsolute(@ForAll("remotePlans") FrPlan plan) {
         cover(plan, this::remotePlans);
@@ -308,7 +301,7 @@ public class FastRegisterProperties {
         long[] ks = {0, len - 1, Long.remainderUnsigned(salt, len)};
         for (long k : ks) {
             int n = (int) Math.min(Math.min(1 + Long.remainderUnsigned(salt >>> 7, 8), s.maxAccess()), len - k);
-            NdkSession.Access w = Probes.writeInside(s, r, k, n);
+            Access w = Probes.writeInside(s, r, k, n);
             if (!w.succeeded()) {
                 throw Violations.of(accessRule, w.outcome().call(), "success: byte " + Hex.u64(k) + " is inside " + r, w.describe());
             }
@@ -318,7 +311,7 @@ public class FastRegisterProperties {
                 throw Violations.of(rule, w.outcome().call(), "the bytes land at region byte " + Hex.u64(k) + " (" + Hex.bytes(expected) + ")",
                         "memory there holds " + Hex.bytes(actual));
             }
-            NdkSession.Access rd = Probes.readInside(s, r, k, n);
+            Access rd = Probes.readInside(s, r, k, n);
             if (!rd.succeeded()) {
                 throw Violations.of(accessRule, rd.outcome().call(), "success: byte " + Hex.u64(k) + " is inside " + r, rd.describe());
             }
@@ -330,11 +323,11 @@ public class FastRegisterProperties {
         s.checkMemory(rule, "peer writes inside " + r);
         long zeroBased = Long.remainderUnsigned(salt >>> 11, len);
         for (long[] probe : Probes.outside(r, zeroBased, s.pageSize())) {
-            NdkSession.Access w = Probes.writeAt(s, r, probe[0], (int) probe[1]);
+            Access w = Probes.writeAt(s, r, probe[0], (int) probe[1]);
             if (w.succeeded()) {
                 throw Violations.of(rule, w.outcome().call(), "failure: " + probe[1] + " byte(s) at " + Hex.u64(probe[0]) + " leave " + r, w.describe());
             }
-            NdkSession.Access rd = Probes.readAt(s, r, probe[0], (int) probe[1]);
+            Access rd = Probes.readAt(s, r, probe[0], (int) probe[1]);
             if (rd.succeeded()) {
                 throw Violations.of(rule, rd.outcome().call(), "failure: " + probe[1] + " byte(s) at " + Hex.u64(probe[0]) + " leave " + r, rd.describe());
             }
@@ -360,7 +353,6 @@ public class FastRegisterProperties {
      * NOT_APPLICABLE on other adapters (catalog {@code requires}).
      */
     @Property
-    @NdkRule("MR-FR-11")
     @Tag("MR-FR-11")
     void readSinkFlagNeverMakesAFastRegistrationFail(@ForAll("readSinkPlans") FrPlan plan) {
         Checks.cover("flags", Hex.u32(plan.flags()), this::readSinkPlans, p -> Hex.u32(p.flags()));
@@ -389,7 +381,6 @@ public class FastRegisterProperties {
      * NDK_OP_FLAG_ALLOW_REMOTE_READ (0x08) is set, and changes no byte.
      */
     @Property
-    @NdkRule("MR-FR-12")
     @Tag("MR-FR-12")
     void withoutLocalWriteTheRegionIsNoLocalSink(@ForAll("localSinkPlans") FrPlan plan) {
         Checks.cover("flags", Hex.u32(plan.flags()), this::localSinkPlans, p -> Hex.u32(p.flags()));
@@ -402,7 +393,7 @@ public class FastRegisterProperties {
             int local = s.localToken(sc.mr());
             NdkSge sge = new NdkSge(plan.baseVirtualAddress() + k, n, local);
             boolean allowed = (plan.flags() & NdkOpFlags.ALLOW_LOCAL_WRITE) != 0;
-            NdkSession.Access a = s.targetReadInto(sge, 0);
+            Access a = s.targetReadInto(sge, 0);
             if (allowed) {
                 if (!a.succeeded()) {
                     throw Violations.of("MR-FR-12", a.outcome().call(), "success: Flags " + Hex.u32(plan.flags())
@@ -416,7 +407,7 @@ public class FastRegisterProperties {
             s.checkMemory("MR-FR-12", () -> a.outcome().call());
             Region remote = sc.region(s.remoteToken(sc.mr()));
             boolean canRead = (plan.flags() & NdkOpFlags.ALLOW_REMOTE_READ) != 0;
-            NdkSession.Access rd = Probes.readInside(s, remote, k, n);
+            Access rd = Probes.readInside(s, remote, k, n);
             if (rd.succeeded() != canRead) {
                 // Denied although allowed: the new registration's token does not grant its access (MR-FR-9), which a
                 // provider breaking the addressing (MR-FR-10) also shows; granted although not allowed: MR-FR-12.
@@ -444,19 +435,18 @@ public class FastRegisterProperties {
      * read or write at BaseVirtualAddress, inside the pages or just before succeeds or changes a byte.
      */
     @Property
-    @NdkRule("MR-FR-14")
     @Tag("MR-FR-14")
     void zeroLengthGrantsNothing(@ForAll("zeroLength") FrPlan plan) {
         cover(plan, this::zeroLength);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            NdkSession.WrOutcome o = sc.post();
+            WrOutcome o = sc.post();
             Region r = sc.region(s.remoteToken(sc.mr()));
             long base = plan.baseVirtualAddress();
             long[] addresses = {base, base + 1, base + s.pageSize() / 2, base - 1};
             for (long a : addresses) {
-                NdkSession.Access w = Probes.writeAt(s, r, a, 1);
-                NdkSession.Access rd = Probes.readAt(s, r, a, 1);
+                Access w = Probes.writeAt(s, r, a, 1);
+                Access rd = Probes.readAt(s, r, a, 1);
                 if (w.succeeded() || rd.succeeded()) {
                     throw Violations.of("MR-FR-14", plan.toString(), "no access at all through a registration of Length 0 (" + o.describe() + ")",
                             (w.succeeded() ? w : rd).describe());
@@ -475,7 +465,6 @@ public class FastRegisterProperties {
 
     /** MR-FR-15: a fast registration whose end (BaseVirtualAddress + Length) passes 2^64 is never registered. */
     @Property
-    @NdkRule("MR-FR-15")
     @Tag("MR-FR-15")
     void wrappingRegionIsNeverRegistered(@ForAll("wraps") FrPlan plan) {
         cover(plan, this::wraps);
@@ -492,7 +481,6 @@ public class FastRegisterProperties {
 
     /** MR-FR-16: FBO ≥ PAGE_SIZE is never registered (FBO is an offset within the first page, AMB-10). */
     @Property
-    @NdkRule("MR-FR-16")
     @Tag("MR-FR-16")
     void fboOfAPageOrMoreIsNeverRegistered(@ForAll("fboTooBig") FrPlan plan) {
         cover(plan, this::fboTooBig);
@@ -512,7 +500,6 @@ public class FastRegisterProperties {
      * last, a middle one, or every entry moved by the same delta (byte addresses passed for pages).
      */
     @Property
-    @NdkRule("MR-FR-17")
     @Tag("MR-FR-17")
     void misalignedPageAddressIsNeverRegistered(@ForAll("misaligned") FrPlan plan) {
         cover(plan, this::misaligned);
@@ -535,7 +522,6 @@ public class FastRegisterProperties {
      * even when it is within FRMRPageCount (256 initialized, 257 used).
      */
     @Property
-    @NdkRule("MR-FR-18")
     @Tag("MR-FR-18")
     void moreThanTheInitializedPagesIsNeverRegistered(@ForAll("pagesOverInit") FrPlan plan) {
         cover(plan, this::pagesOverInit);
@@ -561,18 +547,17 @@ public class FastRegisterProperties {
      * that bit, not the defined flags around it.
      */
     @Property
-    @NdkRule("MR-FR-19")
     @Tag("MR-FR-19")
     void undefinedBit0x20NeverGrantsRemoteWrite(@ForAll("undefinedFlag") FrPlan plan) {
         cover(plan, this::undefinedFlag);
         NdkSession.inTry(s -> {
             FrScenario sc = FrScenario.prepare(s, plan);
-            NdkSession.WrOutcome o = sc.post();
+            WrOutcome o = sc.post();
             if (FrScenario.registered(o)) {
                 Region r = sc.region(s.remoteToken(sc.mr()));
                 for (int i = 0; i < 2; i++) {
                     long k = pickOffset(plan, i);
-                    NdkSession.Access w = Probes.writeAt(s, r, plan.baseVirtualAddress() + k, 1);
+                    Access w = Probes.writeAt(s, r, plan.baseVirtualAddress() + k, 1);
                     if (w.succeeded()) {
                         throw Violations.of("MR-FR-19", plan.toString(), "no remote write: Flags " + Hex.u32(plan.flags())
                                 + " carry the undefined bit 0x20 but not ALLOW_REMOTE_WRITE (0x30)", w.describe());
@@ -582,7 +567,7 @@ public class FastRegisterProperties {
             s.checkMemory("MR-FR-19", () -> "peer writes through a registration with Flags " + Hex.u32(plan.flags()));
             FrPlan defined = plan.withFlags(plan.flags() & ~0x20, plan.remoteAccess());
             FrScenario control = FrScenario.prepare(s, defined);
-            NdkSession.WrOutcome c = control.post();
+            WrOutcome c = control.post();
             if (!FrScenario.registered(c)) {
                 org.ndktck.tck.RuleViolation v = control.diagnoseValidFailure(c);
                 if (v.ruleId().equals("MR-FR-11")) {

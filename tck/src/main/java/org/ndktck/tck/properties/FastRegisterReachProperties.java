@@ -8,7 +8,11 @@ import net.jqwik.api.constraints.IntRange;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkSge;
-import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.FastRegion;
+import org.ndktck.tck.harness.QpRef;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
@@ -37,7 +41,6 @@ public class FastRegisterReachProperties {
      * of the region and the read must return them; the session's own peer then reads them too.
      */
     @Property(tries = 50, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("MR-FR-20")
     @Tag("MR-FR-20")
     void anotherConnectionReachesTheRegion(@ForAll @IntRange(min = 1, max = 4) int pages,
                                            @ForAll @IntRange(min = 0, max = 4095) int fboSeed,
@@ -48,31 +51,31 @@ public class FastRegisterReachProperties {
                 s.qps();
                 int p = s.pageSize();
                 int fbo = fboSeed % p;
-                SessionTools.FastRegion r = t.fastRegistered(pages, fbo, RW, true);
+                FastRegion r = t.fastRegistered(pages, fbo, RW, true);
                 Region region = r.region();
                 int len = (int) Math.min(n, r.length());
                 long k = seed % (r.length() - len + 1);
-                SessionTools.Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
-                SessionTools.Registered sink = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
-                SessionTools.QpRef[] pair = t.connectedPair(0);
+                Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
+                Registered sink = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
+                QpRef[] pair = t.connectedPair(0);
                 byte[] data = Probes.actualAt(src.region(), 0, len);
                 String how = " through a second connection (not the QP that posted the fast registration, token " + u32(r.token()) + ")";
                 WorkRequest w = t.write(pair[1], new NdkSge[]{src.sge(0, len)}, r.base() + k, r.token(), 0);
-                NdkSession.WrOutcome wo = t.complete(w);
+                WrOutcome wo = t.complete(w);
                 if (!wo.succeeded()) {
                     throw Violations.of("MR-FR-20", wo.call() + how, "STATUS_SUCCESS: any connected peer holding the token may write", wo.describe());
                 }
                 region.buffer().expectWrite(region.bufferOffset() + k, data);
                 s.checkMemory("MR-FR-20", wo.call() + how);
                 WorkRequest rd = t.read(pair[1], new NdkSge[]{sink.sge(0, len)}, r.base() + k, r.token(), 0);
-                NdkSession.WrOutcome ro = t.complete(rd);
+                WrOutcome ro = t.complete(rd);
                 byte[] got = ro.succeeded() ? Probes.actualAt(sink.region(), 0, len) : new byte[0];
                 sink.buffer().acceptActual(0, len);
                 if (!ro.succeeded() || !Arrays.equals(got, data)) {
                     throw Violations.of("MR-FR-20", ro.call() + how, "STATUS_SUCCESS and the bytes written " + Hex.bytes(data),
                             ro.describe() + (ro.succeeded() ? ", read " + Hex.bytes(got) : ""));
                 }
-                NdkSession.Access again = Probes.readInside(s, region, k, len);
+                Access again = Probes.readInside(s, region, k, len);
                 if (!again.succeeded() || !Arrays.equals(again.data(), data)) {
                     throw Violations.of("MR-FR-9", again.describe(), "the session's peer reads the bytes the other connection wrote "
                             + Hex.bytes(data), again.outcome().describe());

@@ -9,7 +9,7 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.Registered;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.SessionTools;
@@ -33,14 +33,13 @@ public class FlushProperties {
      * STATUS_CANCELLED, within the completion bound. The receive buffers are unchanged.
      */
     @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("FL-1")
     @Tag("FL-1")
     void flushCancelsWhatIsPending(@ForAll @IntRange(min = 1, max = 8) int receives, @ForAll @IntRange(min = 0, max = 4) int sends) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
                 int p = s.pageSize();
-                SessionTools.Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
                 List<WorkRequest> rq = new ArrayList<>();
                 for (int i = 0; i < receives; i++) {
                     WorkRequest wr = t.receive(t.target(), new NdkSge[]{sink.sge((long) i * 64, 64)}, NdkOperationType.RECEIVE);

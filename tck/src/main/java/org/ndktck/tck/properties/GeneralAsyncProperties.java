@@ -1,5 +1,8 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.Created;
+import org.ndktck.tck.harness.Outcome;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
 import static org.ndktck.tck.harness.Hex.u32;
 
@@ -17,7 +20,6 @@ import org.ndktck.spec.NdkCq;
 import org.ndktck.spec.NdkQp;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.FastRegisterPlans;
 import org.ndktck.tck.generators.FrCase;
 import org.ndktck.tck.generators.FrPlan;
@@ -89,7 +91,7 @@ public class GeneralAsyncProperties {
      */
     static void workout(NdkSession s, Workout w) {
         RegScenario rs = RegScenario.prepare(s, w.reg());
-        NdkSession.Outcome o = rs.register();
+        Outcome o = rs.register();
         if (o.succeeded()) {
             s.remoteToken(rs.mr());
             s.localToken(rs.mr());
@@ -98,7 +100,7 @@ public class GeneralAsyncProperties {
         Mdl m = rs.chain();
         s.buildLamRaw(m, Math.max(1, Math.min(m.unsignedByteCount(), w.reg().length())), 0);
         FrScenario fs = FrScenario.prepare(s, w.fr());
-        NdkSession.WrOutcome f = fs.post();
+        WrOutcome f = fs.post();
         if (f.succeeded()) {
             int token = s.remoteToken(fs.mr());
             if (w.fr().length() > 0) {
@@ -118,7 +120,6 @@ public class GeneralAsyncProperties {
      * bound, with the kit's own context and a final status (never STATUS_PENDING).
      */
     @Property
-    @NdkRule("GEN-CB-1")
     @Tag("GEN-CB-1")
     void pendingCallsCompleteExactlyOnce(@ForAll("workouts") Workout w) {
         label(w);
@@ -135,7 +136,6 @@ public class GeneralAsyncProperties {
      * and for late callbacks at the end of every later try of the run.
      */
     @Property(tries = 25)
-    @NdkRule("GEN-CB-2")
     @Tag("GEN-CB-2")
     void noCompletionAfterANonPendingReturn(@ForAll("workouts") Workout w) {
         label(w);
@@ -151,13 +151,12 @@ public class GeneralAsyncProperties {
      * completion.
      */
     @Property(generation = GenerationMode.RANDOMIZED)
-    @NdkRule("GEN-CB-3")
     @Tag("GEN-CB-3")
     void pendingCreateDeliversTheObjectThroughTheCompletion(@ForAll boolean fastRegister) {
         String[] returned = {""};
         NdkSession.inTry(s -> {
             s.qps();
-            NdkSession.Created<NdkMr> c = s.createMrRaw(s.target(), fastRegister);
+            Created<NdkMr> c = s.createMrRaw(s.target(), fastRegister);
             returned[0] = c.returned().isPending() ? "STATUS_PENDING" : c.returned().toString();
             s.checkCallbacks();
         });
@@ -169,7 +168,6 @@ public class GeneralAsyncProperties {
      * that returns anything but STATUS_PENDING has no completion (checked after the quiet period).
      */
     @Property(tries = 25, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("GEN-CB-4")
     @Tag("GEN-CB-4")
     void nonPendingCreateHasNoCompletion(@ForAll boolean fastRegister) {
         NdkSession.inTry(s -> {
@@ -187,14 +185,13 @@ public class GeneralAsyncProperties {
      * adapter that is not exhausted by 32 MRs the try only counts ("not exhausted").
      */
     @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("GEN-CB-5")
     @Tag("GEN-CB-5")
     void insufficientResourcesIsACleanFailureInlineOrAsync(@ForAll boolean fastRegister) {
         String[] how = {"not exhausted within 32 MRs"};
         NdkSession.inTry(s -> {
             List<NdkMr> live = new ArrayList<>();
             for (int i = 0; i < 32; i++) {
-                NdkSession.Created<NdkMr> c = s.createMrRaw(s.target(), fastRegister);
+                Created<NdkMr> c = s.createMrRaw(s.target(), fastRegister);
                 if (c.succeeded()) {
                     live.add(c.object());
                     continue;
@@ -208,7 +205,7 @@ public class GeneralAsyncProperties {
                     return;
                 }
                 s.closeMr(live.remove(0));
-                NdkSession.Created<NdkMr> again = s.createMrRaw(s.target(), fastRegister);
+                Created<NdkMr> again = s.createMrRaw(s.target(), fastRegister);
                 if (!again.succeeded()) {
                     throw Violations.of("GEN-CB-5", again.call(), "STATUS_SUCCESS: after STATUS_INSUFFICIENT_RESOURCES (" + c.describe()
                             + ") the kit closed one MR, so an MR can be created again", again.describe());
@@ -228,13 +225,12 @@ public class GeneralAsyncProperties {
      * throws), otherwise GEN-LIFE-1's. Calls that complete inline have no completion and are only counted.
      */
     @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("GEN-LIFE-1")
     @Tag("GEN-LIFE-1")
     void closingFromInsideTheCompletionIsSafe(@ForAll boolean viaRegister) {
         String[] seen = {"inline: no completion to close from"};
         NdkSession.inTry(s -> {
             long mark = ProviderThreads.mark();
-            NdkSession.Outcome o;
+            Outcome o;
             if (viaRegister) {
                 RegPlan plan = new RegPlan(RegCase.VALID, "one page", 0x10000L * s.pageSize(), new int[]{s.pageSize()}, -1, 0,
                         s.pageSize(), 0x7, 0);
@@ -297,7 +293,6 @@ public class GeneralAsyncProperties {
      * and the run goes on with a fresh adapter).
      */
     @Property
-    @NdkRule("GEN-TIME-1")
     @Tag("GEN-TIME-1")
     void everyCallReturnsWithinTheBound(@ForAll("workouts") Workout w) {
         label(w);
@@ -309,7 +304,6 @@ public class GeneralAsyncProperties {
      * values up to the whole unsigned range), and no provider thread dies with an exception during the try.
      */
     @Property
-    @NdkRule("GEN-EXC-1")
     @Tag("GEN-EXC-1")
     void noCallThrows(@ForAll("workouts") Workout w) {
         label(w);
@@ -328,7 +322,6 @@ public class GeneralAsyncProperties {
      * completion (GEN-CB-3, GEN-CB-4 as for every create), and never throw; whatever they create is closed again.
      */
     @Property(tries = 50)
-    @NdkRule("GEN-EXC-1")
     @Tag("GEN-EXC-1")
     void createCallsTakeAnyUlong(@ForAll("ulongExtremes") int queueDepth, @ForAll("ulongExtremes") int receiveQueueDepth,
                                  @ForAll("ulongExtremes") int initiatorQueueDepth, @ForAll("ulongExtremes") int maxReceiveRequestSge,
@@ -336,13 +329,13 @@ public class GeneralAsyncProperties {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
-                NdkSession.Created<NdkCq> cq = s.create("NdkCreateCq", () -> "NdkCreateCq(QueueDepth=" + u32(queueDepth) + ")",
+                Created<NdkCq> cq = s.create("NdkCreateCq", () -> "NdkCreateCq(QueueDepth=" + u32(queueDepth) + ")",
                         op -> s.adapter().createCq(queueDepth, op.createCompletion(), op.context()));
                 if (cq.object() != null) {
                     t.closeAndWait(cq.object());
                 }
                 NdkCq on = s.target().cq();
-                NdkSession.Created<NdkQp> qp = s.create("NdkCreateQp", () -> "NdkCreateQp(ReceiveQueueDepth=" + u32(receiveQueueDepth)
+                Created<NdkQp> qp = s.create("NdkCreateQp", () -> "NdkCreateQp(ReceiveQueueDepth=" + u32(receiveQueueDepth)
                                 + ", InitiatorQueueDepth=" + u32(initiatorQueueDepth) + ", MaxReceiveRequestSge=" + u32(maxReceiveRequestSge)
                                 + ", MaxInitiatorRequestSge=" + u32(maxInitiatorRequestSge) + ", InlineDataSize=" + u32(inlineDataSize) + ")",
                         op -> s.target().pd().createQp(on, on, new RequestContext("QPContext of an extreme QP"), receiveQueueDepth,

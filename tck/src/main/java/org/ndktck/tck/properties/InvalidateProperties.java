@@ -15,7 +15,10 @@ import org.ndktck.spec.NdkResult;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NdkVersion;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.FastRegion;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
@@ -58,12 +61,11 @@ public class InvalidateProperties {
      * (NDKPI 1.2).
      */
     @Property(tries = 50, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("INV-2")
     @Tag("INV-2")
     void invalidateOnAnUnconnectedQpFails(@ForAll("invalidateFlags") int flags, @ForAll @IntRange(min = 1, max = 4) int pages) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
-                SessionTools.FastRegion r = t.fastRegistered(pages, 0, RW, true);
+                FastRegion r = t.fastRegistered(pages, 0, RW, true);
                 WorkRequest wr = t.invalidate(t.unconnected(), r.mr(), flags);
                 if (NtStatus.STATUS_SUCCESS.equals(wr.returned())) {
                     throw Violations.of("INV-2", wr.detail(), "an inline failure (STATUS_CONNECTION_INVALID) on a QP that was never connected",
@@ -83,12 +85,11 @@ public class InvalidateProperties {
      * NdkGetCqResultsEx) Type NdkOperationTypeInvalidate (16); half the tries drain with NdkGetCqResults.
      */
     @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("INV-3")
     @Tag("INV-3")
     void anAcceptedInvalidationCompletesOnce(@ForAll boolean plain, @ForAll boolean fence, @ForAll @IntRange(min = 1, max = 4) int pages) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
-                SessionTools.FastRegion r = t.fastRegistered(pages, 0, RW, true);
+                FastRegion r = t.fastRegistered(pages, 0, RW, true);
                 WorkRequest wr = t.invalidate(t.target(), r.mr(), fence ? NdkOpFlags.READ_FENCE : 0);
                 if (!NtStatus.STATUS_SUCCESS.equals(wr.returned())) {
                     throw Violations.of("INV-3", wr.detail(), "STATUS_SUCCESS for the invalidation of a fast-registered MR on a connected QP",
@@ -104,7 +105,7 @@ public class InvalidateProperties {
                         Thread.onSpinWait();
                     }
                 }
-                NdkSession.WrOutcome o = t.complete(wr);
+                WrOutcome o = t.complete(wr);
                 if (o.entry() == null || !o.succeeded()) {
                     throw Violations.of("INV-3", o.call(), "one CQ entry with STATUS_SUCCESS", o.describe());
                 }
@@ -123,7 +124,6 @@ public class InvalidateProperties {
      * with its new token (a peer write and read back).
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("INV-4")
     @Tag("INV-4")
     void anInvalidatedTokenGrantsNothingAndTheMrCanBeUsedAgain(@ForAll @IntRange(min = 1, max = 4) int pages,
                                                                @ForAll @IntRange(min = 0, max = 4095) int fboSeed,
@@ -133,33 +133,33 @@ public class InvalidateProperties {
             try (SessionTools t = SessionTools.of(s)) {
                 int p = s.pageSize();
                 int fbo = fboSeed % p;
-                SessionTools.FastRegion r = t.fastRegistered(pages, fbo, RW, true);
+                FastRegion r = t.fastRegistered(pages, fbo, RW, true);
                 Region region = r.region();
                 int len = (int) Math.min(n, r.length());
                 long k = seed % (r.length() - len + 1);
-                NdkSession.Access before = Probes.readInside(s, region, k, len);
+                Access before = Probes.readInside(s, region, k, len);
                 if (!before.succeeded()) {
                     throw Violations.of("MR-FR-9", before.describe(), "a peer read inside a live fast registration succeeds", before.outcome().describe());
                 }
-                NdkSession.WrOutcome inv = s.invalidate(r.mr(), 0);
+                WrOutcome inv = s.invalidate(r.mr(), 0);
                 if (!inv.succeeded()) {
                     throw Violations.of("INV-4", inv.call(), "STATUS_SUCCESS for the invalidation of a fast-registered MR", inv.describe());
                 }
                 String after = " after " + inv.call() + " " + inv.describe();
-                NdkSession.Access w = Probes.writeInside(s, region, k, len);
+                Access w = Probes.writeInside(s, region, k, len);
                 if (w.succeeded()) {
                     throw Violations.of("INV-4", w.describe() + after, "an error: the invalidated token grants nothing", "it succeeded");
                 }
-                NdkSession.Access rd = Probes.readInside(s, region, k, len);
+                Access rd = Probes.readInside(s, region, k, len);
                 if (rd.succeeded()) {
                     throw Violations.of("INV-4", rd.describe() + after, "an error: the invalidated token grants nothing",
                             "it succeeded and read " + Hex.bytes(rd.data()));
                 }
                 s.checkMemory("INV-4", "peer accesses with an invalidated token" + after);
-                SessionTools.FastRegion again = t.fastRegisterAgain(r.buffer(), r.mdl(), r.lam(), r.mr(), pages, fbo, r.length(),
+                FastRegion again = t.fastRegisterAgain(r.buffer(), r.mdl(), r.lam(), r.mr(), pages, fbo, r.length(),
                         r.base() + ((long) p << 8), RW);
-                NdkSession.Access w2 = Probes.writeInside(s, again.region(), k, len);
-                NdkSession.Access r2 = Probes.readInside(s, again.region(), k, len);
+                Access w2 = Probes.writeInside(s, again.region(), k, len);
+                Access r2 = Probes.readInside(s, again.region(), k, len);
                 if (!w2.succeeded() || !r2.succeeded() || !Arrays.equals(r2.data(), Probes.actualAt(again.region(), k, len))) {
                     throw Violations.of("INV-4", w2.describe() + "; " + r2.describe(), "the MR fast-registered again works with its new token "
                             + u32(again.token()), w2.outcome().describe() + "; " + r2.outcome().describe());
@@ -175,19 +175,18 @@ public class InvalidateProperties {
      * fails (inline, or with an error completion: AMB-14); a success completion fails the rule.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("INV-5")
     @Tag("INV-5")
     void sendAndInvalidateInvalidatesWhateverTheResultCall(@ForAll @IntRange(min = 1, max = 4) int pages,
                                                            @ForAll @IntRange(min = 1, max = 64) int n, @ForAll boolean write) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 int p = s.pageSize();
-                SessionTools.FastRegion r = t.fastRegistered(pages, 0, RW, true);
-                SessionTools.Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
-                SessionTools.Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
+                FastRegion r = t.fastRegistered(pages, 0, RW, true);
+                Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
                 WorkRequest recv = t.receive(t.target(), new NdkSge[]{sink.sge(0, n)}, NdkOperationType.RECEIVE_AND_INVALIDATE);
                 WorkRequest send = t.sendAndInvalidate(t.peer(), new NdkSge[]{src.sge(0, n)}, r.token(), 0);
-                NdkSession.WrOutcome so = t.complete(send);
+                WrOutcome so = t.complete(send);
                 if (!so.succeeded()) {
                     throw Violations.of("INV-5", so.call() + " naming the target's fast-registered token " + u32(r.token()),
                             "STATUS_SUCCESS", so.describe());
@@ -205,13 +204,13 @@ public class InvalidateProperties {
                 }
                 sink.buffer().acceptActual(0, n);
                 String after = " after the peer's " + so.call() + " (the target drained with NdkGetCqResults)";
-                NdkSession.Access a = write ? Probes.writeInside(s, r.region(), 0, Math.min(n, (int) r.length()))
+                Access a = write ? Probes.writeInside(s, r.region(), 0, Math.min(n, (int) r.length()))
                         : Probes.readInside(s, r.region(), 0, Math.min(n, (int) r.length()));
                 if (a.succeeded()) {
                     throw Violations.of("INV-5", a.describe() + after, "an error: the token was invalidated by the SendAndInvalidate", "it succeeded");
                 }
                 s.checkMemory("INV-5", a.describe() + after);
-                NdkSession.WrOutcome inv = s.invalidate(r.mr(), 0);
+                WrOutcome inv = s.invalidate(r.mr(), 0);
                 if (inv.succeeded()) {
                     throw Violations.of("INV-5", inv.call() + after, "a failure (inline or an error completion): the MR is no longer fast-registered",
                             inv.describe());

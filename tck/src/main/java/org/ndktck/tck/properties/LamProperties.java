@@ -1,5 +1,9 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.Outcome;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -17,7 +21,6 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.Limits;
 import org.ndktck.tck.generators.RegCase;
 import org.ndktck.tck.generators.RegPlan;
@@ -65,7 +68,6 @@ public class LamProperties {
      * succeeds.
      */
     @Property
-    @NdkRule("LAM-2")
     @Tag("LAM-2")
     void aChainThatIsNotContiguousIsRejected(@ForAll("brokenChains") RegPlan plan) {
         Checks.cover("case", plan.edge(), this::brokenChains, RegPlan::edge);
@@ -74,14 +76,14 @@ public class LamProperties {
                 RegScenario sc = RegScenario.prepare(s, plan);
                 long span = Mdl.spanPages(sc.chain().byteOffset(), plan.length(), s.pageSize());
                 NdkLogicalAddressMapping lam = new NdkLogicalAddressMapping((int) Math.min(0xFFFF_FFFFL, NdkLogicalAddressMapping.bytesFor(span)));
-                NdkSession.Outcome o = t.buildLam(sc.chain(), plan.length(), lam);
+                Outcome o = t.buildLam(sc.chain(), plan.length(), lam);
                 Checks.mustFail("LAM-2", o.call(), o.status(), o.describe(), NtStatus.STATUS_INVALID_PARAMETER,
                         "a failure (STATUS_INVALID_PARAMETER): the chain is not virtually contiguous at region byte " + u64(plan.breakOffset()));
                 long contiguous = plan.breakOffset();
                 if (contiguous > 0) {
                     long span2 = Mdl.spanPages(sc.chain().byteOffset(), contiguous, s.pageSize());
                     NdkLogicalAddressMapping ok = new NdkLogicalAddressMapping((int) NdkLogicalAddressMapping.bytesFor(span2));
-                    NdkSession.Outcome o2 = t.buildLam(sc.chain(), contiguous, ok);
+                    Outcome o2 = t.buildLam(sc.chain(), contiguous, ok);
                     Refusals.discardIfRefused(o2.status(), o2.call());
                     if (!o2.succeeded()) {
                         throw Violations.of("LAM-2", o2.call(), "STATUS_SUCCESS: Length " + u64(contiguous)
@@ -113,7 +115,6 @@ public class LamProperties {
      * through the completion). Another error is an ADVISORY finding.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("LAM-3")
     @Tag("LAM-3")
     void aSmallBufferGivesBufferTooSmallAndTheSizeNeeded(@ForAll Offer offer, @ForAll @IntRange(min = 1, max = 40) int pages,
                                                          @ForAll @IntRange(min = 0, max = 1 << 20) int seed) {
@@ -134,7 +135,7 @@ public class LamProperties {
                     case ONE_ENTRY_SHORT -> (int) needed - 8;
                 };
                 NdkLogicalAddressMapping lam = new NdkLogicalAddressMapping(offered);
-                NdkSession.Outcome o = t.buildLam(mdl, length, lam);
+                Outcome o = t.buildLam(mdl, length, lam);
                 String call = o.call() + " for " + span + " page(s) (" + needed + " bytes needed)";
                 if (o.succeeded()) {
                     throw Violations.of("LAM-3", call, "a failure (STATUS_BUFFER_TOO_SMALL): the buffer cannot hold the mapping",
@@ -151,7 +152,7 @@ public class LamProperties {
                             "*pLAMSize = " + told);
                 }
                 NdkLogicalAddressMapping retry = new NdkLogicalAddressMapping(lam.lamSize());
-                NdkSession.Outcome o2 = t.buildLam(mdl, length, retry);
+                Outcome o2 = t.buildLam(mdl, length, retry);
                 Refusals.discardIfRefused(o2.status(), o2.call());
                 if (!o2.succeeded()) {
                     throw Violations.of("LAM-3", o2.call(), "STATUS_SUCCESS when retried with the size NdkBuildLam asked for (" + told + " bytes)",
@@ -177,7 +178,6 @@ public class LamProperties {
      * chain byte k, and a peer write through a fast registration over the LAM lands in chain byte k.
      */
     @Property
-    @NdkRule("LAM-4")
     @Tag("LAM-4")
     void aSuccessfulLamDescribesTheChainsPages(@ForAll("validChains") RegPlan plan, @ForAll @IntRange(min = 0, max = 40) int extraBytes) {
         Checks.cover("case", plan.edge(), this::validChains, RegPlan::edge);
@@ -192,7 +192,7 @@ public class LamProperties {
                 long span = Mdl.spanPages(fbo, length, p);
                 // *pLAMSize offered: exactly the bytes needed, or up to 40 more; on success it must say the bytes written
                 NdkLogicalAddressMapping lam = new NdkLogicalAddressMapping((int) NdkLogicalAddressMapping.bytesFor(span) + extraBytes);
-                NdkSession.Outcome o = t.buildLam(chain, length, lam);
+                Outcome o = t.buildLam(chain, length, lam);
                 Refusals.discardIfRefused(o.status(), o.call());
                 if (!o.succeeded()) {
                     throw Violations.of("LAM-7", o.call(), "STATUS_SUCCESS for a valid chain with a large enough buffer", o.describe());
@@ -207,15 +207,15 @@ public class LamProperties {
                 int n = (int) Math.min(16, Math.min(length - k, p - (fbo + k) % p));
                 long logical = pages[(int) ((fbo + k) / p)] + (fbo + k) % p;
                 int priv = t.privilegedToken(s.target().pd());
-                SessionTools.Registered sink = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                Registered sink = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
                 byte[] chainBytes = sc.buffer().read(fbo + k, n);
                 WorkRequest recv = t.receive(t.peer(), new NdkSge[]{sink.sge(0, n)}, NdkOperationType.RECEIVE);
-                NdkSession.WrOutcome send = t.complete(t.send(t.target(), new NdkSge[]{new NdkSge(logical, n, priv)}, 0));
+                WrOutcome send = t.complete(t.send(t.target(), new NdkSge[]{new NdkSge(logical, n, priv)}, 0));
                 if (!send.succeeded()) {
                     throw Violations.of("LAM-4", send.call() + " (logical address of chain byte " + u64(k) + ")",
                             "STATUS_SUCCESS: the LAM's addresses reach the chain's frames", send.describe());
                 }
-                NdkSession.WrOutcome ro = t.complete(recv);
+                WrOutcome ro = t.complete(recv);
                 byte[] got = sink.buffer().read(0, n);
                 if (!ro.succeeded() || !Arrays.equals(got, chainBytes)) {
                     throw Violations.of("LAM-4", send.call() + " (logical address of chain byte " + u64(k) + ")",
@@ -227,12 +227,12 @@ public class LamProperties {
                     NdkMr mr = s.fastRegisterMr((int) span, true);
                     long base = t.freshVa() + fbo;
                     int flags = NdkOpFlags.ALLOW_REMOTE_WRITE | NdkOpFlags.ALLOW_REMOTE_READ;
-                    NdkSession.WrOutcome fr = s.fastRegister(s.target().qp(), mr, (int) span, pages, fbo, length, base, flags);
+                    WrOutcome fr = s.fastRegister(s.target().qp(), mr, (int) span, pages, fbo, length, base, flags);
                     if (!fr.succeeded()) {
                         throw Violations.of("MR-FR-8", fr.call(), "STATUS_SUCCESS for a valid fast registration over a LAM", fr.describe());
                     }
                     byte[] data = SessionTools.complement(sc.buffer().expected(fbo + k, n));
-                    NdkSession.Access w = s.peerWrite(base + k, s.remoteToken(mr), data);
+                    Access w = s.peerWrite(base + k, s.remoteToken(mr), data);
                     byte[] landed = sc.buffer().read(fbo + k, n);
                     if (!w.succeeded() || !Arrays.equals(landed, data)) {
                         throw Violations.of("LAM-4", w.describe() + " through a fast registration over the LAM",
@@ -290,7 +290,6 @@ public class LamProperties {
      * callback accounting); a valid request with a large enough buffer ends in success.
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("LAM-7")
     @Tag("LAM-7")
     void buildLamEndsInAListedKindOfResult(@ForAll Kind kind, @ForAll @IntRange(min = 1, max = 8) int pages,
                                            @ForAll @IntRange(min = 0, max = 1 << 20) int seed) {
@@ -323,7 +322,7 @@ public class LamProperties {
                 long needed = NdkLogicalAddressMapping.bytesFor(span);
                 NdkLogicalAddressMapping lam = new NdkLogicalAddressMapping((int) Math.min(0xFFFF_FFFFL,
                         kind == Kind.SMALL_BUFFER ? needed - 8 : needed));
-                NdkSession.Outcome o = t.buildLam(mdl, length, lam);
+                Outcome o = t.buildLam(mdl, length, lam);
                 if (kind == Kind.VALID && !o.succeeded() && !Refusals.isAllowedRefusal(o.status())) {
                     throw Violations.of("LAM-7", o.call(), "STATUS_SUCCESS for a valid chain with a large enough buffer", o.describe());
                 }
@@ -369,7 +368,6 @@ public class LamProperties {
      * modification count is unchanged) and the bytes of its frames.
      */
     @Property
-    @NdkRule("LAM-REL-1")
     @Tag("LAM-REL-1")
     void releaseLeavesTheMdlAsItWas(@ForAll("validChains") RegPlan plan) {
         Checks.cover("case", plan.edge(), this::validChains, RegPlan::edge);
@@ -382,7 +380,7 @@ public class LamProperties {
                 }
                 long span = Mdl.spanPages(sc.chain().byteOffset(), plan.length(), s.pageSize());
                 NdkLogicalAddressMapping lam = new NdkLogicalAddressMapping((int) NdkLogicalAddressMapping.bytesFor(span));
-                NdkSession.Outcome o = t.buildLam(sc.chain(), plan.length(), lam);
+                Outcome o = t.buildLam(sc.chain(), plan.length(), lam);
                 Refusals.discardIfRefused(o.status(), o.call());
                 if (!o.succeeded()) {
                     throw Violations.of("LAM-7", o.call(), "STATUS_SUCCESS for a valid chain with a large enough buffer", o.describe());

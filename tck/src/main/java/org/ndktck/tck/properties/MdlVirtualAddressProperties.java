@@ -1,5 +1,9 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.Outcome;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -16,7 +20,6 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.Limits;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.HostBuffer;
@@ -98,7 +101,6 @@ public class MdlVirtualAddressProperties {
      * no other frame (guard, decoy buffer, neighbouring bytes) is read or written.
      */
     @Property
-    @NdkRule("MR-REG-3")
     @Tag("MR-REG-3")
     void registrationNeverDereferencesTheMdlAddress(@ForAll("cases") Case c) {
         SectionChecks.cover("alias", c.alias().name(), Arrays.stream(Alias.values()).map(Enum::name).toList());
@@ -106,12 +108,12 @@ public class MdlVirtualAddressProperties {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
                 Chain ch = chain(s, t, c);
-                SessionTools.Registered r = t.registerOver(s.target(), ch.buffer(), ch.mdl(), ch.length(),
+                Registered r = t.registerOver(s.target(), ch.buffer(), ch.mdl(), ch.length(),
                         NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
                 int n = (int) Math.min(c.n(), ch.length());
                 long k = (long) (c.kFrac() * (ch.length() - n));
                 byte[] data = SessionTools.complement(ch.buffer().expected(c.offset() + k, n));
-                NdkSession.Access w = s.peerWrite(ch.va() + k, r.remoteToken(), data);
+                Access w = s.peerWrite(ch.va() + k, r.remoteToken(), data);
                 byte[] landed = ch.buffer().read(c.offset() + k, n);
                 if (!w.succeeded() || !Arrays.equals(landed, data)) {
                     throw Violations.of("MR-REG-3", w.describe() + " into a region registered at VA " + u64(ch.va()) + " (" + c.alias() + ")",
@@ -119,7 +121,7 @@ public class MdlVirtualAddressProperties {
                             w.outcome().describe() + ", the chain's frame holds " + Hex.bytes(landed));
                 }
                 ch.buffer().expectWrite(c.offset() + k, data);
-                NdkSession.Access rd = s.peerRead(ch.va() + k, r.remoteToken(), n);
+                Access rd = s.peerRead(ch.va() + k, r.remoteToken(), n);
                 if (!rd.succeeded() || !Arrays.equals(rd.data(), data)) {
                     throw Violations.of("MR-REG-3", rd.describe(), "the chain's own bytes " + Hex.bytes(data),
                             rd.outcome().describe() + (rd.succeeded() ? ", read " + Hex.bytes(rd.data()) : ""));
@@ -136,7 +138,6 @@ public class MdlVirtualAddressProperties {
      * frame is read or written.
      */
     @Property
-    @NdkRule("LAM-5")
     @Tag("LAM-5")
     void buildLamNeverDereferencesTheMdlAddress(@ForAll("cases") Case c) {
         SectionChecks.cover("alias", c.alias().name(), Arrays.stream(Alias.values()).map(Enum::name).toList());
@@ -146,7 +147,7 @@ public class MdlVirtualAddressProperties {
                 int p = s.pageSize();
                 Chain ch = chain(s, t, c);
                 NdkLogicalAddressMapping lam = new NdkLogicalAddressMapping((int) NdkLogicalAddressMapping.bytesFor(c.pages()));
-                NdkSession.Outcome o = t.buildLam(ch.mdl(), ch.length(), lam);
+                Outcome o = t.buildLam(ch.mdl(), ch.length(), lam);
                 Refusals.discardIfRefused(o.status(), o.call());
                 if (!o.succeeded()) {
                     throw Violations.of("LAM-7", o.call(), "STATUS_SUCCESS for a valid chain with a large enough buffer", o.describe());
@@ -158,14 +159,14 @@ public class MdlVirtualAddressProperties {
                 n = Math.min(n, p - inPage);
                 long logical = pages[(int) ((c.offset() + k) / p)] + inPage;
                 int priv = t.privilegedToken(s.target().pd());
-                SessionTools.Registered sink = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                Registered sink = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
                 byte[] chainBytes = ch.buffer().read(c.offset() + k, n);
                 WorkRequest recv = t.receive(t.peer(), new NdkSge[]{sink.sge(0, n)}, NdkOperationType.RECEIVE);
-                NdkSession.WrOutcome send = t.complete(t.send(t.target(), new NdkSge[]{new NdkSge(logical, n, priv)}, 0));
+                WrOutcome send = t.complete(t.send(t.target(), new NdkSge[]{new NdkSge(logical, n, priv)}, 0));
                 if (!send.succeeded()) {
                     throw Violations.of("LAM-5", send.call(), "STATUS_SUCCESS: the LAM maps the chain's own frames", send.describe());
                 }
-                NdkSession.WrOutcome ro = t.complete(recv);
+                WrOutcome ro = t.complete(recv);
                 byte[] got = sink.buffer().read(0, n);
                 if (!ro.succeeded() || !Arrays.equals(got, chainBytes)) {
                     throw Violations.of("LAM-5", send.call() + " from the LAM of a chain at VA " + u64(ch.va()) + " (" + c.alias() + ")",
@@ -174,13 +175,13 @@ public class MdlVirtualAddressProperties {
                 sink.buffer().expectWrite(0, got);
                 NdkMr mr = s.fastRegisterMr(c.pages(), true);
                 long base = t.freshVa() + c.offset();
-                NdkSession.WrOutcome fr = s.fastRegister(s.target().qp(), mr, c.pages(), pages, c.offset(), ch.length(), base,
+                WrOutcome fr = s.fastRegister(s.target().qp(), mr, c.pages(), pages, c.offset(), ch.length(), base,
                         NdkOpFlags.ALLOW_REMOTE_WRITE | NdkOpFlags.ALLOW_REMOTE_READ);
                 if (!fr.succeeded()) {
                     throw Violations.of("MR-FR-8", fr.call(), "STATUS_SUCCESS for a valid fast registration over a LAM", fr.describe());
                 }
                 byte[] data = SessionTools.complement(ch.buffer().expected(c.offset() + k, n));
-                NdkSession.Access w = s.peerWrite(base + k, s.remoteToken(mr), data);
+                Access w = s.peerWrite(base + k, s.remoteToken(mr), data);
                 byte[] landed = ch.buffer().read(c.offset() + k, n);
                 if (!w.succeeded() || !Arrays.equals(landed, data)) {
                     throw Violations.of("LAM-5", w.describe() + " through a fast registration over the LAM of a chain at VA " + u64(ch.va()),

@@ -1,5 +1,8 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.Lam;
+import org.ndktck.tck.harness.Outcome;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -19,7 +22,6 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.HostBuffer;
 import org.ndktck.tck.harness.NdkKit;
@@ -113,7 +115,7 @@ public class MrLifecycleStateProperties {
         Phase phase = Phase.NEW;
         Live live;
         HostBuffer buffer;
-        NdkSession.Lam lam;
+        Lam lam;
         int pages;
         boolean remoteAccess;
 
@@ -235,7 +237,7 @@ public class MrLifecycleStateProperties {
                             }
                             HostBuffer b = x.s.allocate(pages);
                             Mdl mdl = b.mdl(x.t.freshVa() + off, 0, (int) length);
-                            NdkSession.Outcome o = x.s.register(m.mr, mdl, length, flags);
+                            Outcome o = x.s.register(m.mr, mdl, length, flags);
                             if (Refusals.isAllowedRefusal(o.status())) {
                                 return; // refused for lack of resources (allowed): the MR stays new, the sequence goes on
                             }
@@ -264,7 +266,7 @@ public class MrLifecycleStateProperties {
                 if (m == null) {
                     return;
                 }
-                NdkSession.Outcome o = x.s.deregister(m.mr);
+                Outcome o = x.s.deregister(m.mr);
                 if (Refusals.isAllowedRefusal(o.status())) {
                     // refused for lack of resources (allowed, MR-DEREG-2 "other status codes"): its state is not known,
                     // so it leaves the model (neither live nor stale); the session deregisters it again at its end
@@ -299,7 +301,7 @@ public class MrLifecycleStateProperties {
                             return;
                         }
                         int p = x.s.pageSize();
-                        NdkSession.Outcome o = x.s.initializeFastRegister(m.mr, pages, remote);
+                        Outcome o = x.s.initializeFastRegister(m.mr, pages, remote);
                         if (Refusals.isAllowedRefusal(o.status())) {
                             return; // refused for lack of resources (allowed): the MR stays new, the sequence goes on
                         }
@@ -339,7 +341,7 @@ public class MrLifecycleStateProperties {
                             long length = Math.max(1, (long) (f * max));
                             int withSink = flags | ((flags & NdkOpFlags.ALLOW_LOCAL_WRITE) != 0 ? x.t.readSinkOpFlag() : 0);
                             long base = x.t.freshVa() + fbo;
-                            NdkSession.WrOutcome o = x.s.fastRegister(x.s.target().qp(), m.mr, m.pages, m.lam.pages(), fbo, length, base, withSink);
+                            WrOutcome o = x.s.fastRegister(x.s.target().qp(), m.mr, m.pages, m.lam.pages(), fbo, length, base, withSink);
                             if (!o.succeeded()) {
                                 throw Violations.of("MR-FRI-2", o.call() + " of " + m, "STATUS_SUCCESS for a valid fast registration", o.describe());
                             }
@@ -367,7 +369,7 @@ public class MrLifecycleStateProperties {
                 if (m == null) {
                     return;
                 }
-                NdkSession.WrOutcome o = x.s.invalidate(m.mr, 0);
+                WrOutcome o = x.s.invalidate(m.mr, 0);
                 if (!o.succeeded()) {
                     throw Violations.of("INV-3", o.call() + " of " + m, "STATUS_SUCCESS for a fast-registered MR", o.describe());
                 }
@@ -471,7 +473,7 @@ public class MrLifecycleStateProperties {
                     : !inBounds ? (kind == Kind.LOCAL_SINK ? "SGE-2" : l.fast() ? "MR-FR-10" : "MR-REG-4")
                     : l.fast() ? "MR-FR-12" : (kind == Kind.LOCAL_SINK ? "MR-FR-12" : "MR-REG-8");
             String granted = kind == Kind.LOCAL_SINK ? "MR-TOK-2" : l.fast() ? "MR-FR-9" : "MR-REG-4";
-            NdkSession.Access a;
+            org.ndktck.tck.harness.Access a;
             byte[] expectRead = null;
             switch (kind) {
                 case REMOTE_WRITE -> a = inBounds ? Probes.writeInside(x.s, r, k, n) : Probes.writeAt(x.s, r, r.base() + k, n);
@@ -548,9 +550,6 @@ public class MrLifecycleStateProperties {
      * byte changed and no guard frame touched.
      */
     @Property(tries = 100)
-    @NdkRule("MR-DEREG-3")
-    @NdkRule("INV-4")
-    @NdkRule("MR-TOK-6")
     @Tag("MR-DEREG-3")
     @Tag("INV-4")
     @Tag("MR-TOK-6")

@@ -8,7 +8,6 @@ import net.jqwik.api.statistics.Statistics;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkObjectHeader;
 import org.ndktck.spec.NdkVersion;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.Violations;
@@ -24,7 +23,6 @@ public class MrObjectHeaderProperties {
      * the create and after a registration.
      */
     @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("OBJ-1")
     @Tag("OBJ-1")
     void mrHeaderNamesTheMrType(@ForAll boolean fastRegister) {
         NdkSession.inTry(s -> {
@@ -42,7 +40,6 @@ public class MrObjectHeaderProperties {
      * on later releases).
      */
     @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("OBJ-2")
     @Tag("OBJ-2")
     void mrHeaderVersionIsTheAdaptersNdkVersion(@ForAll boolean fastRegister) {
         String[] seen = {""};
@@ -65,7 +62,6 @@ public class MrObjectHeaderProperties {
      * learns the version from (NDK_ADAPTER_INFO), so a header that disagrees with it misleads every consumer.
      */
     @Property(tries = 10, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("OBJ-2")
     @Tag("OBJ-2")
     void adapterHeaderVersionIsTheAdaptersNdkVersion() {
         NdkSession.inTry(s -> {

@@ -11,7 +11,9 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.Lam;
+import org.ndktck.tck.harness.QpRef;
+import org.ndktck.tck.harness.Registered;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.SessionTools;
@@ -47,7 +49,6 @@ public class PostingProperties {
      * A request refused inline after the flush is allowed.
      */
     @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
-    @NdkRule("WRP-2")
     @Tag("WRP-2")
     void aFlushAlongsidePostsIsHandled(@ForAll @IntRange(min = 0, max = 12) int flushAfter) {
         NdkSession.inTry(s -> {
@@ -55,11 +56,11 @@ public class PostingProperties {
                 s.qps();
                 int p = s.pageSize();
                 Mdl mdl = s.allocate(1).mdl(t.freshVa(), 0, p);
-                NdkSession.Lam lam = s.buildLam(mdl, p);
+                Lam lam = s.buildLam(mdl, p);
                 NdkMr mr = s.fastRegisterMr(1, true);
-                SessionTools.Registered src = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
-                SessionTools.Registered dst = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE);
-                SessionTools.QpRef q = t.target();
+                Registered src = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
+                Registered dst = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE);
+                QpRef q = t.target();
                 CountDownLatch go = new CountDownLatch(1);
                 Future<?> flush = FLUSHER.submit(() -> {
                     go.await();

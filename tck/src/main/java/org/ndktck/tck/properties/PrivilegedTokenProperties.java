@@ -9,7 +9,9 @@ import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
-import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.HostBuffer;
 import org.ndktck.tck.harness.NdkKit;
@@ -34,7 +36,7 @@ import static org.ndktck.tck.harness.Hex.u64;
 public class PrivilegedTokenProperties {
 
     /** A LAM over a target buffer of {@code pages} pages whose first byte is at {@code fbo} in the first page. */
-    private record Lam(HostBuffer buffer, NdkSession.Lam lam, int fbo, int pageSize) {
+    private record Lam(HostBuffer buffer, org.ndktck.tck.harness.Lam lam, int fbo, int pageSize) {
         /** @return the logical address of chain byte k */
         long logical(long k) {
             long at = fbo + k;
@@ -72,7 +74,6 @@ public class PrivilegedTokenProperties {
      * else).
      */
     @Property(tries = 300, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("PRIV-1")
     @Tag("PRIV-1")
     void thePrivilegedTokenReachesLamAddressesLocally(@ForAll @IntRange(min = 1, max = 4) int pages,
                                                       @ForAll @IntRange(min = 0, max = 4095) int fboSeed,
@@ -86,17 +87,17 @@ public class PrivilegedTokenProperties {
                 Lam l = lam(s, t, pages, fbo);
                 int n = Math.min(nSeed, p - fbo);
                 int priv = t.privilegedToken(s.target().pd());
-                SessionTools.Registered sink = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                Registered sink = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
                 long k = runIn(l, pages, n, seed);
                 NdkSge src = new NdkSge(l.logical(k), n, priv);
                 byte[] expected = l.buffer().read(l.bufferOffset(k), n);
                 WorkRequest recv = t.receive(t.peer(), new NdkSge[]{sink.sge(0, n)}, NdkOperationType.RECEIVE);
-                NdkSession.WrOutcome send = t.complete(t.send(t.target(), new NdkSge[]{src}, 0));
+                WrOutcome send = t.complete(t.send(t.target(), new NdkSge[]{src}, 0));
                 if (!send.succeeded()) {
                     throw Violations.of("PRIV-1", send.call() + " with the privileged token " + u32(priv),
                             "STATUS_SUCCESS and the chain's bytes " + Hex.bytes(expected) + " at the peer", send.describe());
                 }
-                NdkSession.WrOutcome ro = t.complete(recv);
+                WrOutcome ro = t.complete(recv);
                 byte[] got = sink.buffer().read(0, n);
                 if (!ro.succeeded() || !Arrays.equals(got, expected)) {
                     throw Violations.of("PRIV-1", send.call() + " with the privileged token " + u32(priv),
@@ -110,8 +111,8 @@ public class PrivilegedTokenProperties {
                 sink.buffer().expectWrite(p / 2, data);
                 s.memory().poke(sink.buffer().pfn(0), p / 2, data);
                 WorkRequest recv2 = t.receive(t.target(), new NdkSge[]{dst}, NdkOperationType.RECEIVE);
-                NdkSession.WrOutcome send2 = t.complete(t.send(t.peer(), new NdkSge[]{sink.sge(p / 2, n)}, 0));
-                NdkSession.WrOutcome ro2 = t.complete(recv2);
+                WrOutcome send2 = t.complete(t.send(t.peer(), new NdkSge[]{sink.sge(p / 2, n)}, 0));
+                WrOutcome ro2 = t.complete(recv2);
                 byte[] landed = l.buffer().read(l.bufferOffset(k2), n);
                 if (!ro2.succeeded() || !Arrays.equals(landed, data)) {
                     throw Violations.of("PRIV-1", ro2.call() + " with the privileged token " + u32(priv) + " at LAM address "
@@ -130,7 +131,6 @@ public class PrivilegedTokenProperties {
      * region registered with remote read and write, complete in error and change no byte.
      */
     @Property(tries = 300, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("PRIV-2")
     @Tag("PRIV-2")
     void thePrivilegedTokenGrantsNoRemoteAccess(@ForAll @IntRange(min = 1, max = 3) int pages,
                                                 @ForAll @IntRange(min = 1, max = 64) int n,
@@ -140,13 +140,13 @@ public class PrivilegedTokenProperties {
                 s.qps();
                 int p = s.pageSize();
                 Lam l = lam(s, t, pages, 0);
-                SessionTools.Registered r = t.registered(s.target(), pages, 0, (long) pages * p,
+                Registered r = t.registered(s.target(), pages, 0, (long) pages * p,
                         NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ | t.readSinkFlag());
                 int priv = t.privilegedToken(s.target().pd());
                 long k = runIn(l, pages, n, seed);
                 long[] addresses = {l.logical(k), r.va() + k};
                 for (long a : addresses) {
-                    NdkSession.Access acc = write ? s.peerWrite(a, priv, new byte[n]) : s.peerRead(a, priv, n);
+                    Access acc = write ? s.peerWrite(a, priv, new byte[n]) : s.peerRead(a, priv, n);
                     if (acc.succeeded()) {
                         throw Violations.of("PRIV-2", acc.describe() + " with the target PD's privileged token " + u32(priv),
                                 "an error: the privileged token grants no remote access", "it succeeded"
@@ -164,7 +164,6 @@ public class PrivilegedTokenProperties {
      * and no other byte changed.
      */
     @Property(tries = 300, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("PRIV-3")
     @Tag("PRIV-3")
     void lamAddressesAreReadSinksWhenTheAdapterAllowsIt(@ForAll @IntRange(min = 1, max = 4) int pages,
                                                         @ForAll @IntRange(min = 1, max = 512) int nSeed,
@@ -179,7 +178,7 @@ public class PrivilegedTokenProperties {
                 long k = runIn(l, pages, n, seed);
                 NdkSge sink = new NdkSge(l.logical(k), n, priv);
                 byte[] source = s.peerScratchBytes(n);
-                NdkSession.Access a = s.targetReadInto(sink, 0);
+                Access a = s.targetReadInto(sink, 0);
                 byte[] landed = l.buffer().read(l.bufferOffset(k), n);
                 if (!a.succeeded() || !Arrays.equals(landed, source)) {
                     throw Violations.of("PRIV-3", a.describe(), "STATUS_SUCCESS and the peer's bytes " + Hex.bytes(source)

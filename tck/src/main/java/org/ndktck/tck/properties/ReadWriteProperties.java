@@ -14,7 +14,12 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.FastRegion;
+import org.ndktck.tck.harness.Lam;
+import org.ndktck.tck.harness.QpRef;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
@@ -42,7 +47,6 @@ public class ReadWriteProperties {
      * than STATUS_CONNECTION_INVALID is an ADVISORY finding) and leave no CQ entry (DEF-2).
      */
     @Property(tries = 50, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("RW-2")
     @Tag("RW-2")
     void readAndWriteOnAnUnconnectedQpFail(@ForAll boolean read, @ForAll @IntRange(min = 1, max = 256) int n,
                                            @ForAll("someFlags") int flags) {
@@ -50,8 +54,8 @@ public class ReadWriteProperties {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
                 int p = s.pageSize();
-                SessionTools.Registered local = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
-                SessionTools.Registered remote = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
+                Registered local = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
+                Registered remote = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
                 NdkSge[] sgl = {local.sge(0, n)};
                 WorkRequest wr = read ? t.read(t.unconnected(), sgl, remote.va(), remote.remoteToken(), flags)
                         : t.write(t.unconnected(), sgl, remote.va(), remote.remoteToken(), flags);
@@ -79,7 +83,6 @@ public class ReadWriteProperties {
      * changes.
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("RW-3")
     @Tag("RW-3")
     void aReadPastTheEndOfTheRemoteRegionFails(@ForAll @IntRange(min = 1, max = 3) int pages, @ForAll @IntRange(min = 0, max = 4095) int offSeed,
                                                @ForAll @IntRange(min = 0, max = 4095) int shortBy, @ForAll @IntRange(min = 1, max = 128) int n,
@@ -92,11 +95,11 @@ public class ReadWriteProperties {
                 int off = offSeed % p;
                 long max = (long) pages * p - off;
                 long length = Math.max(1, max - shortBy % p);
-                SessionTools.Registered r = t.registered(s.target(), pages, off, length, NdkMrFlags.ALLOW_REMOTE_READ);
+                Registered r = t.registered(s.target(), pages, off, length, NdkMrFlags.ALLOW_REMOTE_READ);
                 long end = r.va() + length;
                 int len = Math.min(n, s.maxAccess());
                 long address = pagePast ? end + p - len : end - len + 1;
-                NdkSession.Access a = s.peerRead(address, r.remoteToken(), len);
+                Access a = s.peerRead(address, r.remoteToken(), len);
                 if (a.succeeded()) {
                     throw Violations.of("RW-3", a.describe() + " of a region [" + u64(r.va()) + ", +" + u64(length) + ")",
                             "a failure: the read ends " + (pagePast ? "a page" : "one byte") + " past the remote region (STATUS_REMOTE_RESOURCES)",
@@ -114,26 +117,25 @@ public class ReadWriteProperties {
      * nothing, and the MR can be fast-registered again.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("RW-4")
     @Tag("RW-4")
     void readWithLocalInvalidateInvalidatesTheSink(@ForAll @IntRange(min = 1, max = 4) int pages, @ForAll @IntRange(min = 1, max = 256) int n,
                                                    @ForAll @IntRange(min = 0, max = 1 << 20) int seed) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 int flags = NdkOpFlags.ALLOW_LOCAL_WRITE | t.readSinkOpFlag();
-                SessionTools.FastRegion r = t.fastRegistered(pages, 0, flags, false);
+                FastRegion r = t.fastRegistered(pages, 0, flags, false);
                 int len = (int) Math.min(n, Math.min(r.length(), s.maxAccess()));
                 long k = seed % (r.length() - len + 1);
                 NdkSge sink = r.sge(k, len);
                 byte[] source = s.peerScratchBytes(len);
-                NdkSession.Access a = s.targetReadInto(sink, NdkOpFlags.RDMA_READ_LOCAL_INVALIDATE);
+                Access a = s.targetReadInto(sink, NdkOpFlags.RDMA_READ_LOCAL_INVALIDATE);
                 byte[] landed = r.buffer().read(r.fbo() + k, len);
                 if (!a.succeeded() || !Arrays.equals(landed, source)) {
                     throw Violations.of("RW-4", a.describe(), "STATUS_SUCCESS and the peer's bytes " + Hex.bytes(source) + " in the sink",
                             a.outcome().describe() + ", the sink holds " + Hex.bytes(landed));
                 }
                 r.buffer().expectWrite(r.fbo() + k, source);
-                NdkSession.Access again = s.targetReadInto(sink, 0);
+                Access again = s.targetReadInto(sink, 0);
                 if (again.succeeded()) {
                     throw Violations.of("RW-4", again.describe() + " after " + a.describe(),
                             "an error: the read with RDMA_READ_LOCAL_INVALIDATE invalidated the sink's token " + u32(sink.memoryRegionToken()),
@@ -162,18 +164,17 @@ public class ReadWriteProperties {
      * carrying its RequestContext.
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("RW-5")
     @Tag("RW-5")
     void silentSuccessSuppressesOnlySuccessfulEntries(@ForAll @Size(min = 1, max = 6) List<Silent> silent, @ForAll @IntRange(min = 1, max = 64) int n) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
                 int p = s.pageSize();
-                SessionTools.Registered local = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
-                SessionTools.Registered remote = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
-                SessionTools.QpRef q = t.target();
+                Registered local = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
+                Registered remote = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
+                QpRef q = t.target();
                 List<WorkRequest> quiet = new ArrayList<>();
-                NdkSession.Lam[] lam = new NdkSession.Lam[1];
+                Lam[] lam = new Lam[1];
                 int i = 0;
                 for (Silent kind : silent) {
                     quiet.add(switch (kind) {
@@ -194,7 +195,7 @@ public class ReadWriteProperties {
                         throw Violations.of("RW-5", wr.detail(), "STATUS_SUCCESS for a valid silent request", "returned " + wr.returned());
                     }
                 }
-                NdkSession.WrOutcome last = t.complete(t.write(q, new NdkSge[]{local.sge(0, n)}, remote.va() + p / 2, remote.remoteToken(), 0));
+                WrOutcome last = t.complete(t.write(q, new NdkSge[]{local.sge(0, n)}, remote.va() + p / 2, remote.remoteToken(), 0));
                 if (!last.succeeded()) {
                     throw Violations.of("RW-5", last.call(), "STATUS_SUCCESS for a valid request", last.describe());
                 }

@@ -1,5 +1,7 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.Outcome;
 import org.ndktck.tck.harness.Refusals;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -11,7 +13,6 @@ import net.jqwik.api.Tag;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.Limits;
 import org.ndktck.tck.generators.RegCase;
 import org.ndktck.tck.generators.RegPlan;
@@ -41,7 +42,7 @@ public class RegisterMrProperties {
         Checks.cover("case", plan.edge(), gen, RegPlan::edge);
     }
 
-    private static void mustBeRejected(NdkSession.Outcome o, String rule, String why, NtStatus listed) {
+    private static void mustBeRejected(Outcome o, String rule, String why, NtStatus listed) {
         Checks.mustFail(rule, o.call(), o.status(), o.describe(), listed, why + ": the registration is rejected");
     }
 
@@ -58,7 +59,6 @@ public class RegisterMrProperties {
      * Length, broken backwards, and broken at the third MDL.
      */
     @Property
-    @NdkRule("MR-REG-2")
     @Tag("MR-REG-2")
     void chainBrokenInsideLengthIsRejected(@ForAll("brokenChain") RegPlan plan) {
         cover(plan, this::brokenChain);
@@ -79,13 +79,12 @@ public class RegisterMrProperties {
      * (the provider looks at [VA, VA + Length), not at the whole chain).
      */
     @Property
-    @NdkRule("MR-REG-2")
     @Tag("MR-REG-2")
     void chainBrokenOnlyAfterLengthRegisters(@ForAll("brokenAfterLength") RegPlan plan) {
         cover(plan, this::brokenAfterLength);
         NdkSession.inTry(s -> {
             RegScenario sc = RegScenario.prepare(s, plan);
-            NdkSession.Outcome o = sc.register();
+            Outcome o = sc.register();
             Refusals.discardIfRefused(o.status(), o.call());
             if (!o.succeeded()) {
                 throw Violations.of("MR-REG-2", o.call(), "STATUS_SUCCESS: the chain is contiguous over [VA, VA + Length); it breaks only at region byte "
@@ -109,7 +108,6 @@ public class RegisterMrProperties {
      * changes no byte.
      */
     @Property
-    @NdkRule("MR-REG-4")
     @Tag("MR-REG-4")
     void remoteAddressesAreAbsolute(@ForAll("remoteRw") RegPlan plan) {
         cover(plan, this::remoteRw);
@@ -134,16 +132,15 @@ public class RegisterMrProperties {
      * registration fail. NOT_APPLICABLE on other adapters (catalog {@code requires}).
      */
     @Property
-    @NdkRule("MR-REG-7")
     @Tag("MR-REG-7")
     void readSinkFlagNeverMakesARegistrationFail(@ForAll("readSink") RegPlan plan) {
         Checks.cover("flags", Hex.u32(plan.flags()), this::readSink, p -> Hex.u32(p.flags()));
         NdkSession.inTry(s -> {
             RegScenario sc = RegScenario.prepare(s, plan);
-            NdkSession.Outcome o = sc.register();
+            Outcome o = sc.register();
             Refusals.discardIfRefused(o.status(), o.call());
             if (!o.succeeded()) {
-                NdkSession.Outcome without = s.register(sc.mr(), sc.chain(), plan.length(), plan.flags() & ~NdkMrFlags.RDMA_READ_SINK);
+                Outcome without = s.register(sc.mr(), sc.chain(), plan.length(), plan.flags() & ~NdkMrFlags.RDMA_READ_SINK);
                 if (!without.succeeded()) {
                     throw Violations.of("MR-REG-10", without.call(), "STATUS_SUCCESS for a valid registration (the kit tried it with and "
                             + "without NDK_MR_FLAG_RDMA_READ_SINK)", without.describe());
@@ -171,7 +168,6 @@ public class RegisterMrProperties {
      * the RDMA_READ_SINK flag 0x8); a refused access changes no byte.
      */
     @Property
-    @NdkRule("MR-REG-8")
     @Tag("MR-REG-8")
     void flagsGrantExactlyTheirAccess(@ForAll("accessFlags") RegPlan plan) {
         Checks.cover("flags", Hex.u32(plan.flags()), this::accessFlags, p -> Hex.u32(p.flags()));
@@ -183,7 +179,7 @@ public class RegisterMrProperties {
             int n = (int) Math.min(Math.min(8, s.maxAccess()), plan.length() - k);
             boolean canRead = (plan.flags() & NdkMrFlags.ALLOW_REMOTE_READ) != 0;
             boolean canWrite = NdkMrFlags.allowsRemoteWrite(plan.flags());
-            NdkSession.Access rd = Probes.readInside(s, r, k, n);
+            Access rd = Probes.readInside(s, r, k, n);
             if (rd.succeeded() != canRead) {
                 throw Violations.of("MR-REG-8", rd.outcome().call(), (canRead ? "success" : "failure") + ": Flags " + Hex.u32(plan.flags())
                         + (canRead ? " include" : " lack") + " ALLOW_REMOTE_READ (0x2)", rd.describe());
@@ -192,7 +188,7 @@ public class RegisterMrProperties {
                 throw Violations.of("MR-REG-8", rd.outcome().call(), "the region's bytes " + Hex.bytes(Probes.expectedAt(r, k, n)),
                         Hex.bytes(rd.data()));
             }
-            NdkSession.Access w = Probes.writeInside(s, r, k, n);
+            Access w = Probes.writeInside(s, r, k, n);
             if (w.succeeded() != canWrite) {
                 throw Violations.of("MR-REG-8", w.outcome().call(), (canWrite ? "success" : "failure") + ": Flags " + Hex.u32(plan.flags())
                         + (canWrite ? " include" : " lack") + " ALLOW_REMOTE_WRITE (0x5)", w.describe());
@@ -202,7 +198,7 @@ public class RegisterMrProperties {
             if (sinkAllowedByReadSinkRule) {
                 boolean canSink = (plan.flags() & NdkMrFlags.ALLOW_LOCAL_WRITE) != 0;
                 NdkSge sge = new NdkSge(r.base() + k, n, s.localToken(sc.mr()));
-                NdkSession.Access a = s.targetReadInto(sge, 0);
+                Access a = s.targetReadInto(sge, 0);
                 if (a.succeeded() != canSink) {
                     throw Violations.of("MR-REG-8", a.outcome().call(), (canSink ? "success" : "an error completion") + ": Flags "
                             + Hex.u32(plan.flags()) + (canSink ? " include" : " lack") + " NDK_MR_FLAG_ALLOW_LOCAL_WRITE (0x1), so the region is"
@@ -238,7 +234,6 @@ public class RegisterMrProperties {
      * error (checked by the session for every registration; here over every kind of request).
      */
     @Property
-    @NdkRule("MR-REG-9")
     @Tag("MR-REG-9")
     void resultIsInTheStatusTable(@ForAll("anyRequest") RegPlan plan) {
         Checks.cover("case", plan.kind().name(), this::anyRequest, p -> p.kind().name());
@@ -292,7 +287,6 @@ public class RegisterMrProperties {
      * MaxRegistrationSize up to 2^33 bytes; registrations within it go up to 2^32 + 2 pages).
      */
     @Property(tries = 200)
-    @NdkRule("MR-REG-10")
     @Tag("MR-REG-10")
     void maxRegistrationSizeIsTheLimit(@ForAll("registrationSizes") RegistrationSize size) {
         long length = size.length();
@@ -308,7 +302,7 @@ public class RegisterMrProperties {
             int[] bc = counts.stream().mapToInt(Integer::intValue).toArray();
             RegPlan plan = new RegPlan(RegCase.VALID, "size", 0x10000L * p, bc, -1, 0, length, 0x1, 0);
             RegScenario sc = RegScenario.prepare(s, plan);
-            NdkSession.Outcome o = sc.register();
+            Outcome o = sc.register();
             Refusals.discardIfRefused(o.status(), o.call());
             if (valid && !o.succeeded()) {
                 throw Violations.of("MR-REG-10", o.call(), "STATUS_SUCCESS: Length " + Hex.u64(length) + " is within MaxRegistrationSize "
@@ -333,20 +327,19 @@ public class RegisterMrProperties {
      * write at VA, inside the chain or just before it succeeds or changes a byte.
      */
     @Property
-    @NdkRule("MR-REG-11")
     @Tag("MR-REG-11")
     void zeroLengthGrantsNothing(@ForAll("zeroLength") RegPlan plan) {
         cover(plan, this::zeroLength);
         NdkSession.inTry(s -> {
             RegScenario sc = RegScenario.prepare(s, plan);
-            NdkSession.Outcome o = sc.register();
+            Outcome o = sc.register();
             if (o.succeeded()) {
                 Region r = sc.region(s.remoteToken(sc.mr()));
                 long va = plan.virtualAddress();
                 long[] addresses = {va, va + plan.chainBytes() / 2, va - 1};
                 for (long a : addresses) {
-                    NdkSession.Access w = Probes.writeAt(s, r, a, 1);
-                    NdkSession.Access rd = Probes.readAt(s, r, a, 1);
+                    Access w = Probes.writeAt(s, r, a, 1);
+                    Access rd = Probes.readAt(s, r, a, 1);
                     if (w.succeeded() || rd.succeeded()) {
                         throw Violations.of("MR-REG-11", o.call(), "no access at all through a registration of Length 0",
                                 (w.succeeded() ? w : rd).describe());
@@ -367,7 +360,6 @@ public class RegisterMrProperties {
      * 0xFFFFFFFFFFFFF000 with ByteCount and Length 0x2000.
      */
     @Property
-    @NdkRule("MR-REG-12")
     @Tag("MR-REG-12")
     void wrappingRegionIsRejected(@ForAll("wraps") RegPlan plan) {
         cover(plan, this::wraps);
@@ -388,7 +380,6 @@ public class RegisterMrProperties {
      * set), also when the chain holds an MDL of ByteCount 0 (it adds nothing to the total).
      */
     @Property
-    @NdkRule("MR-REG-13")
     @Tag("MR-REG-13")
     void lengthBeyondTheChainIsRejected(@ForAll("overChain") RegPlan plan) {
         cover(plan, this::overChain);
@@ -412,18 +403,17 @@ public class RegisterMrProperties {
      * defined flags around them.
      */
     @Property
-    @NdkRule("MR-REG-14")
     @Tag("MR-REG-14")
     void undefinedFlagBitsNeverGrantRemoteWrite(@ForAll("undefinedFlags") RegPlan plan) {
         cover(plan, this::undefinedFlags);
         NdkSession.inTry(s -> {
             RegScenario sc = RegScenario.prepare(s, plan);
-            NdkSession.Outcome o = sc.register();
+            Outcome o = sc.register();
             if (o.succeeded()) {
                 Region r = sc.region(s.remoteToken(sc.mr()));
                 long[] ks = {0, plan.length() - 1};
                 for (long k : ks) {
-                    NdkSession.Access w = Probes.writeAt(s, r, plan.virtualAddress() + k, 1);
+                    Access w = Probes.writeAt(s, r, plan.virtualAddress() + k, 1);
                     if (w.succeeded()) {
                         throw Violations.of("MR-REG-14", o.call(), "no remote write: Flags " + Hex.u32(plan.flags())
                                 + " carry undefined bits but not ALLOW_REMOTE_WRITE (0x5)", w.describe());
@@ -433,7 +423,7 @@ public class RegisterMrProperties {
             s.checkMemory("MR-REG-14", () -> "peer writes through a registration with Flags " + Hex.u32(plan.flags()));
             int defined = plan.flags() & (NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
             RegScenario control = RegScenario.prepare(s, plan.withFlags(defined));
-            NdkSession.Outcome c = control.register();
+            Outcome c = control.register();
             Refusals.discardIfRefused(c.status(), c.call());
             if (!c.succeeded()) {
                 throw Violations.of("MR-REG-14", c.call(), "STATUS_SUCCESS for the same registration with only its defined access bits (Flags "

@@ -11,8 +11,11 @@ import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.Limits;
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.Lam;
+import org.ndktck.tck.harness.Outcome;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.HostBuffer;
@@ -69,7 +72,6 @@ public class RegistrationCoverageProperties {
      * @param flagSet   which flags (an index into the probed flag sets)
      */
     @Property(tries = 60, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("COV-1")
     @Tag("COV-1")
     void aSuccessfulRegistrationCoversItsWholeLengthWithExactlyItsFlags(@ForAll boolean fast,
             @ForAll @IntRange(min = 0, max = 3) int sizeClass, @ForAll @IntRange(min = 0, max = Integer.MAX_VALUE) int sizeSeed,
@@ -91,10 +93,10 @@ public class RegistrationCoverageProperties {
                     long length = room - Integer.toUnsignedLong(sizeSeed) % Math.min(p, room);
                     HostBuffer b = s.allocate(pages);
                     Mdl chain = chainOver(b, t.freshVa() + fbo, room, p, sizeSeed);
-                    NdkSession.Lam lam = s.buildLam(chain, room);
+                    Lam lam = s.buildLam(chain, room);
                     NdkMr mr = s.fastRegisterMr(pages, true);
                     long base = t.freshVa() + fbo;
-                    NdkSession.WrOutcome o = s.fastRegister(s.target().qp(), mr, pages, lam.pages(), fbo, length, base, f[0]);
+                    WrOutcome o = s.fastRegister(s.target().qp(), mr, pages, lam.pages(), fbo, length, base, f[0]);
                     Assume.that(o.succeeded());
                     r = new Region(b, fbo, base, length, s.remoteToken(mr));
                     what = "NdkFastRegister of " + pages + " pages, FBO " + Hex.u32(fbo) + ", Length " + u64(length)
@@ -111,7 +113,7 @@ public class RegistrationCoverageProperties {
                     t.freshVa(); // room for regions above 2^32 bytes
                     Mdl chain = chainOver(b, va, length, p, sizeSeed);
                     NdkMr mr = s.createMr(s.target(), false);
-                    NdkSession.Outcome o = s.register(mr, chain, length, f[0]);
+                    Outcome o = s.register(mr, chain, length, f[0]);
                     Refusals.discardIfRefused(o.status(), o.call());
                     // a refusal of this valid request is MR-REG-10's finding; COV-1 judges successes
                     Assume.that(o.succeeded());
@@ -131,7 +133,7 @@ public class RegistrationCoverageProperties {
         String where = k == 0 ? "the first byte" : k == r.length() ? "the byte at Length (one past the end)" : "the last byte (Length - 1)";
         boolean inside = Long.compareUnsigned(k, r.length()) < 0;
         byte[] data = inside ? SessionTools.complement(r.buffer().expected(r.bufferOffset() + k, 1)) : new byte[]{(byte) 0xA5};
-        NdkSession.Access w = s.peerWrite(r.base() + k, r.remoteToken(), data);
+        Access w = s.peerWrite(r.base() + k, r.remoteToken(), data);
         if (w.succeeded() != write) {
             throw Violations.of("COV-1", w.describe() + " at " + where + " of " + what,
                     write ? "STATUS_SUCCESS: the registration reported success, so it covers its whole Length with its flags"
@@ -146,7 +148,7 @@ public class RegistrationCoverageProperties {
             }
             r.buffer().expectWrite(r.bufferOffset() + k, data);
         }
-        NdkSession.Access rd = s.peerRead(r.base() + k, r.remoteToken(), 1);
+        Access rd = s.peerRead(r.base() + k, r.remoteToken(), 1);
         if (rd.succeeded() != read) {
             throw Violations.of("COV-1", rd.describe() + " at " + where + " of " + what,
                     read ? "STATUS_SUCCESS: the registration reported success, so it covers its whole Length with its flags"

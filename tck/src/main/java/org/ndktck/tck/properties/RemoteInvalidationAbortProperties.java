@@ -10,7 +10,10 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.FastRegion;
+import org.ndktck.tck.harness.QpRef;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.SessionTools;
@@ -39,19 +42,18 @@ public class RemoteInvalidationAbortProperties {
      * that region may change.
      */
     @Property(tries = 50, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("INV-6")
     @Tag("INV-6")
     void anInvalidTokenAbortsTheConnection(@ForAll @IntRange(min = 1, max = 4) int pages, @ForAll @IntRange(min = 1, max = 64) int n) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
                 int p = s.pageSize();
-                SessionTools.FastRegion dead = t.fastRegistered(pages, 0, RW, true);
-                SessionTools.Registered live = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
-                SessionTools.Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
-                SessionTools.Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
-                SessionTools.QpRef[] pair = t.connectedPair(0);
-                NdkSession.WrOutcome inv = s.invalidate(dead.mr(), 0);
+                FastRegion dead = t.fastRegistered(pages, 0, RW, true);
+                Registered live = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
+                Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
+                QpRef[] pair = t.connectedPair(0);
+                WrOutcome inv = s.invalidate(dead.mr(), 0);
                 if (!inv.succeeded()) {
                     throw Violations.of("INV-3", inv.call(), "STATUS_SUCCESS for the invalidation of a fast-registered MR", inv.describe());
                 }
@@ -73,7 +75,7 @@ public class RemoteInvalidationAbortProperties {
                 }
                 WorkRequest w = t.write(pair[1], new NdkSge[]{src.sge(0, n)}, live.va(), live.remoteToken(), 0);
                 if (NtStatus.STATUS_SUCCESS.equals(w.returned())) {
-                    NdkSession.WrOutcome wo = t.complete(w);
+                    WrOutcome wo = t.complete(w);
                     if (wo.succeeded()) {
                         throw Violations.of("INV-6", wo.call() + " after " + send.detail() + why,
                                 "an error: the connection was aborted by the invalid token", "the write succeeded");

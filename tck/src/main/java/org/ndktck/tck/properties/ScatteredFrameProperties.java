@@ -12,7 +12,10 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.FastRegion;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.HostBuffer;
@@ -50,7 +53,6 @@ public class ScatteredFrameProperties {
      * @param n      bytes of each access (2 to 64)
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("COV-2")
     @Tag("COV-2")
     void accessesAcrossPageBoundariesOfScatteredFramesMoveTheRightBytes(@ForAll @IntRange(min = 2, max = 6) int pages,
             @ForAll @IntRange(min = 0, max = 65535) int offset, @ForAll @IntRange(min = 0, max = 2) int kind,
@@ -65,7 +67,7 @@ public class ScatteredFrameProperties {
                 NdkSge[] receiveSges;
                 String what;
                 if (kind == 2) {
-                    SessionTools.FastRegion f = t.fastRegistered(pages, fbo,
+                    FastRegion f = t.fastRegistered(pages, fbo,
                             NdkOpFlags.ALLOW_REMOTE_WRITE | NdkOpFlags.ALLOW_REMOTE_READ | NdkOpFlags.ALLOW_LOCAL_WRITE, true);
                     r = f.region();
                     receiveSges = boundarySges(f.region(), p, n, f::sge);
@@ -83,7 +85,7 @@ public class ScatteredFrameProperties {
                     } else {
                         mdl = b.mdl(va, 0, (int) length);
                     }
-                    SessionTools.Registered reg = t.registerOver(s.target(), b, mdl, length,
+                    Registered reg = t.registerOver(s.target(), b, mdl, length,
                             NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ | NdkMrFlags.ALLOW_LOCAL_WRITE);
                     r = reg.region();
                     receiveSges = boundarySges(r, p, n, reg::sge);
@@ -91,7 +93,7 @@ public class ScatteredFrameProperties {
                 }
                 for (long k : boundaryOffsets(r, p, n)) {
                     byte[] data = SessionTools.complement(r.buffer().expected(r.bufferOffset() + k, n));
-                    NdkSession.Access w = s.peerWrite(r.base() + k, r.remoteToken(), data);
+                    Access w = s.peerWrite(r.base() + k, r.remoteToken(), data);
                     byte[] landed = r.buffer().read(r.bufferOffset() + k, n);
                     if (!w.succeeded() || !Arrays.equals(landed, data)) {
                         throw Violations.of("COV-2", w.describe() + " across a page boundary of " + what,
@@ -99,7 +101,7 @@ public class ScatteredFrameProperties {
                                 w.outcome().describe() + "; the frames hold " + Hex.bytes(landed));
                     }
                     r.buffer().expectWrite(r.bufferOffset() + k, data);
-                    NdkSession.Access rd = s.peerRead(r.base() + k, r.remoteToken(), n);
+                    Access rd = s.peerRead(r.base() + k, r.remoteToken(), n);
                     if (!rd.succeeded() || !Arrays.equals(rd.data(), data)) {
                         throw Violations.of("COV-2", rd.describe() + " across a page boundary of " + what,
                                 "the region's bytes " + Hex.bytes(data) + " in the peer's sink",
@@ -115,7 +117,7 @@ public class ScatteredFrameProperties {
     /** The peer sends into one target SGE at a time, each crossing one page boundary of the region. */
     private static void receiveAcross(NdkSession s, SessionTools t, Region r, NdkSge[] sges, String what) {
         int p = s.pageSize();
-        SessionTools.Registered source = t.registered(s.peer(), 2, 0, 2L * p, 0);
+        Registered source = t.registered(s.peer(), 2, 0, 2L * p, 0);
         for (NdkSge sge : sges) {
             int n = sge.length();
             long k = sge.address() - r.base();
@@ -123,8 +125,8 @@ public class ScatteredFrameProperties {
             long from = p - n / 2;
             source.buffer().put(from, data);
             WorkRequest recv = t.receive(t.target(), new NdkSge[]{sge}, NdkOperationType.RECEIVE);
-            NdkSession.WrOutcome send = t.complete(t.send(t.peer(), new NdkSge[]{source.sge(from, n)}, 0));
-            NdkSession.WrOutcome ro = t.complete(recv);
+            WrOutcome send = t.complete(t.send(t.peer(), new NdkSge[]{source.sge(from, n)}, 0));
+            WrOutcome ro = t.complete(recv);
             byte[] landed = r.buffer().read(r.bufferOffset() + k, n);
             Refusals.discardIfRefused(send.status(), "the peer's NdkSend");
             Refusals.discardIfRefused(ro.status(), "the target's NdkReceive");

@@ -1,5 +1,6 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.Outcome;
 import org.ndktck.tck.harness.Refusals;
 import net.jqwik.api.Assume;
 import net.jqwik.api.statistics.Statistics;
@@ -27,7 +28,7 @@ final class SectionChecks {
      * @param s the session
      * @param o the outcome of NdkRegisterMr
      */
-    static void requireRegistered(NdkSession s, NdkSession.Outcome o) {
+    static void requireRegistered(NdkSession s, Outcome o) {
         Refusals.discardIfRefused(o.status(), o.call());
         if (!o.succeeded()) {
             throw Violations.of("MR-REG-10", o.call(), "STATUS_SUCCESS for a valid registration", o.describe());

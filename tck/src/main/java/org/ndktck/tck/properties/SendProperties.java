@@ -11,7 +11,9 @@ import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkResult;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.FastRegion;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.SessionTools;
@@ -37,18 +39,17 @@ public class SendProperties {
      * CQs are drained).
      */
     @Property(tries = 50, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("SND-1")
     @Tag("SND-1")
     void aSendOnAnUnconnectedQpFails(@ForAll boolean andInvalidate, @ForAll @IntRange(min = 1, max = 64) int n) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
                 int p = s.pageSize();
-                SessionTools.Registered src = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
+                Registered src = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
                 NdkSge[] sgl = {src.sge(0, n)};
                 WorkRequest wr;
                 if (andInvalidate) {
-                    SessionTools.FastRegion r = t.fastRegistered(1, 0, RW, true);
+                    FastRegion r = t.fastRegistered(1, 0, RW, true);
                     wr = t.sendAndInvalidate(t.unconnected(), sgl, r.token(), 0);
                 } else {
                     wr = t.send(t.unconnected(), sgl, 0);
@@ -73,20 +74,19 @@ public class SendProperties {
      * send entry it drains to SND-2.
      */
     @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("SND-2")
     @Tag("SND-2")
     void anAcceptedSendCompletesAsSend(@ForAll boolean andInvalidate, @ForAll @IntRange(min = 1, max = 64) int n) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
                 int p = s.pageSize();
-                SessionTools.Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
-                SessionTools.Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
+                Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
                 NdkSge[] sgl = {src.sge(0, n)};
                 WorkRequest recv;
                 WorkRequest send;
                 if (andInvalidate) {
-                    SessionTools.FastRegion r = t.fastRegistered(1, 0, RW, true);
+                    FastRegion r = t.fastRegistered(1, 0, RW, true);
                     recv = t.receive(t.target(), new NdkSge[]{sink.sge(0, p)}, NdkOperationType.RECEIVE_AND_INVALIDATE);
                     send = t.sendAndInvalidate(t.peer(), sgl, r.token(), 0);
                 } else {
@@ -97,14 +97,14 @@ public class SendProperties {
                     throw Violations.of("SND-2", send.detail(), "STATUS_SUCCESS for a send on a connected QP with a receive waiting",
                             "returned " + send.returned());
                 }
-                NdkSession.WrOutcome so = t.complete(send);
+                WrOutcome so = t.complete(send);
                 if (so.entry() == null || !so.succeeded()) {
                     throw Violations.of("SND-2", so.call(), "one CQ entry with STATUS_SUCCESS at the sender", so.describe());
                 }
                 if (so.entry().type() != NdkOperationType.SEND) {
                     throw Violations.of("SND-2", so.call(), "NDK_RESULT_EX.Type = NdkOperationTypeSend (2) at the sender", "Type = " + so.entry().type());
                 }
-                NdkSession.WrOutcome ro = t.complete(recv);
+                WrOutcome ro = t.complete(recv);
                 if (!ro.succeeded()) {
                     throw Violations.of("SND-2", ro.call(), "the receive of the send completes with STATUS_SUCCESS", ro.describe());
                 }
@@ -121,7 +121,6 @@ public class SendProperties {
      * NdkGetCqResultsEx.
      */
     @Property(tries = 100, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("CQ-6")
     @Tag("CQ-6")
     void aReceiveReportsTheBytesItReceived(@ForAll boolean andInvalidate, @ForAll boolean plain,
                                            @ForAll @IntRange(min = 1, max = 64) int n) {
@@ -129,20 +128,20 @@ public class SendProperties {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
                 int p = s.pageSize();
-                SessionTools.Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
-                SessionTools.Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
+                Registered sink = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+                Registered src = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
                 NdkSge[] sgl = {src.sge(0, n)};
                 WorkRequest recv;
                 WorkRequest send;
                 if (andInvalidate) {
-                    SessionTools.FastRegion r = t.fastRegistered(1, 0, RW, true);
+                    FastRegion r = t.fastRegistered(1, 0, RW, true);
                     recv = t.receive(t.target(), new NdkSge[]{sink.sge(0, p)}, NdkOperationType.RECEIVE_AND_INVALIDATE);
                     send = t.sendAndInvalidate(t.peer(), sgl, r.token(), 0);
                 } else {
                     recv = t.receive(t.target(), new NdkSge[]{sink.sge(0, p)}, NdkOperationType.RECEIVE);
                     send = t.send(t.peer(), sgl, 0);
                 }
-                NdkSession.WrOutcome so = t.complete(send);
+                WrOutcome so = t.complete(send);
                 if (!so.succeeded()) {
                     throw Violations.of("CQ-6", so.call(), "STATUS_SUCCESS for a send into a waiting receive", so.describe());
                 }

@@ -10,7 +10,9 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.QpRef;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.NdkKit;
@@ -71,7 +73,6 @@ public class SgePositionProperties {
      * @param len      bytes of each SGE (1 to 48)
      */
     @Property(tries = 120, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("COV-4")
     @Tag("COV-4")
     void everySgePositionIsCheckedAndMoved(@ForAll Use use, @ForAll Bad bad, @ForAll @IntRange(min = 2, max = WANT_SGE) int sgeCount,
             @ForAll @IntRange(min = 0, max = 1 << 20) int kSeed, @ForAll @IntRange(min = 1, max = 48) int len) {
@@ -87,21 +88,21 @@ public class SgePositionProperties {
                 int m = (int) Math.min(sgeCount, limit);
                 Assume.that(m >= 2);
                 int k = kSeed % m;
-                SessionTools.QpRef[] pair = t.connectedPair(0, m);
+                QpRef[] pair = t.connectedPair(0, m);
                 boolean sink = use == Use.READ || use == Use.RECEIVE;
                 int flags = NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag();
                 int pages = 2 + (m * 64) / p;
                 // SGE i starts at byte i * stride - len / 2 of the region (SGE 0 at byte 0): most cross a page boundary
                 int stride = Math.max(len + 1, p / 2);
                 pages = Math.max(pages, (int) (((long) m * stride + p - 1) / p) + 1);
-                SessionTools.Registered r = t.registered(s.target(), pages, 0, (long) pages * p, flags);
+                Registered r = t.registered(s.target(), pages, 0, (long) pages * p, flags);
                 NdkSge[] sgl = new NdkSge[m];
                 long[] at = new long[m];
                 for (int i = 0; i < m; i++) {
                     at[i] = i == 0 ? 0 : (long) i * stride - len / 2;
                     sgl[i] = r.sge(at[i], len);
                 }
-                SessionTools.Registered elsewhere = null;
+                Registered elsewhere = null;
                 if (bad != Bad.NONE) {
                     Bad how = bad == Bad.NO_LOCAL_WRITE && !sink ? Bad.MADE_UP_TOKEN : bad;
                     sgl[k] = switch (how) {
@@ -115,12 +116,12 @@ public class SgePositionProperties {
                 for (NdkSge g : sgl) {
                     total = bad == Bad.NONE ? total : total + (int) g.unsignedLength();
                 }
-                SessionTools.Registered q = t.registered(s.peer(), 1 + (total + p) / p, 0, (long) (1 + (total + p) / p) * p,
+                Registered q = t.registered(s.peer(), 1 + (total + p) / p, 0, (long) (1 + (total + p) / p) * p,
                         NdkMrFlags.ALLOW_REMOTE_READ | NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_LOCAL_WRITE);
                 String what = use + " with " + m + " SGEs, SGE " + k + " " + bad + ": " + Arrays.toString(sgl);
                 byte[] before = bytesOf(r, sgl, m, bad, k);
-                NdkSession.WrOutcome o;
-                NdkSession.WrOutcome other = null;
+                WrOutcome o;
+                WrOutcome other = null;
                 switch (use) {
                     case WRITE -> o = t.complete(t.write(pair[0], sgl, q.va(), q.remoteToken(), 0));
                     case READ -> o = t.complete(t.read(pair[0], sgl, q.va(), q.remoteToken(), 0));
@@ -135,7 +136,7 @@ public class SgePositionProperties {
                         WorkRequest recv = t.receive(pair[0], sgl, NdkOperationType.RECEIVE);
                         other = t.complete(t.send(pair[1], new NdkSge[]{q.sge(0, m * len)}, 0));
                         o = other.succeeded() || recv.entry() != null || !NtStatus.STATUS_SUCCESS.equals(recv.returned())
-                                ? t.complete(recv) : new NdkSession.WrOutcome(recv::detail, recv.returned(), NtStatus.STATUS_PENDING, null);
+                                ? t.complete(recv) : new WrOutcome(recv::detail, recv.returned(), NtStatus.STATUS_PENDING, null);
                     }
                 }
                 Refusals.discardIfRefused(o.status(), "the request under test");
@@ -185,7 +186,7 @@ public class SgePositionProperties {
     }
 
     /** @return the bytes of the good SGEs of {@code r}, concatenated in SGL order (the data a source request moves) */
-    private static byte[] bytesOf(SessionTools.Registered r, NdkSge[] sgl, int m, Bad bad, int k) {
+    private static byte[] bytesOf(Registered r, NdkSge[] sgl, int m, Bad bad, int k) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < m; i++) {
             if (bad != Bad.NONE && i == k) {

@@ -14,8 +14,11 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.generators.Limits;
+import org.ndktck.tck.harness.Outcome;
+import org.ndktck.tck.harness.QpRef;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.HostBuffer;
@@ -112,7 +115,6 @@ public class SgeProperties {
      * page boundary puts the guard frame right after the past-the-end SGE.
      */
     @Property
-    @NdkRule("SGE-2")
     @Tag("SGE-2")
     void anSgeOutsideItsTokensRegionFailsWithoutTouchingMemory(@ForAll("badSges") BadSge c) {
         Bad bad = c.bad();
@@ -126,20 +128,20 @@ public class SgeProperties {
                 s.qps();
                 int p = s.pageSize();
                 int flags = NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag();
-                SessionTools.Registered region = t.registered(s.target(), shape.pages(), shape.offset(), shape.length(), flags);
-                SessionTools.Registered peer = t.registered(s.peer(), 1, 0, p,
+                Registered region = t.registered(s.target(), shape.pages(), shape.offset(), shape.length(), flags);
+                Registered peer = t.registered(s.peer(), 1, 0, p,
                         NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
                 NdkSge sge = switch (bad) {
                     case PAST_END -> new NdkSge(region.va() + region.length() - 8, 16, region.localToken());
                     case BEFORE_START -> new NdkSge(region.va() - 8, 16, region.localToken());
                     case WRAPS -> new NdkSge(-8L, 16, region.localToken());
                     case FOREIGN_PD -> {
-                        SessionTools.Registered other = t.registered(s.peer(), 1, 0, p, flags);
+                        Registered other = t.registered(s.peer(), 1, 0, p, flags);
                         yield other.sge(seed % (p - 16), 16);
                     }
                     case DEREGISTERED -> {
-                        SessionTools.Registered gone = t.registered(s.target(), 1, 0, p, flags);
-                        NdkSession.Outcome o = s.deregister(gone.mr());
+                        Registered gone = t.registered(s.target(), 1, 0, p, flags);
+                        Outcome o = s.deregister(gone.mr());
                         Refusals.discardIfRefused(o.status(), o.call()); // MR-DEREG-2 "other status codes": a shortage judges nothing
                         if (!o.succeeded()) {
                             throw Violations.of("MR-DEREG-2", o.call(), "STATUS_SUCCESS", o.describe());
@@ -150,7 +152,7 @@ public class SgeProperties {
                 };
                 String what = "an SGE " + bad + " (" + sge + ") of the region [" + Hex.u64(region.va()) + ", +" + Hex.u64(region.length())
                         + ") with local token " + u32(region.localToken());
-                NdkSession.WrOutcome o = switch (use) {
+                WrOutcome o = switch (use) {
                     case WRITE -> t.complete(t.write(t.target(), new NdkSge[]{sge}, peer.va(), peer.remoteToken(), 0));
                     case READ -> t.complete(t.read(t.target(), new NdkSge[]{sge}, peer.va(), peer.remoteToken(), 0));
                     case SEND -> {
@@ -159,12 +161,12 @@ public class SgeProperties {
                     }
                     case RECEIVE -> {
                         WorkRequest recv = t.receive(t.target(), new NdkSge[]{sge}, NdkOperationType.RECEIVE);
-                        NdkSession.WrOutcome send = t.complete(t.send(t.peer(), new NdkSge[]{peer.sge(0, 16)}, 0));
+                        WrOutcome send = t.complete(t.send(t.peer(), new NdkSge[]{peer.sge(0, 16)}, 0));
                         if (!send.succeeded() && recv.entry() == null && NtStatus.STATUS_SUCCESS.equals(recv.returned())) {
                             s.drain(s.target());
                         }
                         yield send.succeeded() || recv.entry() != null || !NtStatus.STATUS_SUCCESS.equals(recv.returned())
-                                ? t.complete(recv) : new NdkSession.WrOutcome(recv::detail, recv.returned(), NtStatus.STATUS_PENDING, null);
+                                ? t.complete(recv) : new WrOutcome(recv::detail, recv.returned(), NtStatus.STATUS_PENDING, null);
                     }
                 };
                 if (o.succeeded()) {
@@ -210,7 +212,6 @@ public class SgeProperties {
      * the adapter offers no inline data.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("SGE-3")
     @Tag("SGE-3")
     void inlineRequestsIgnoreTheSgeToken(@ForAll InlineToken tokenKind, @ForAll boolean write, @ForAll @IntRange(min = 1, max = 256) int nSeed,
                                          @ForAll @IntRange(min = 0, max = 1 << 20) int seed, @ForAll boolean straddle,
@@ -222,9 +223,9 @@ public class SgeProperties {
                 s.qps();
                 int p = s.pageSize();
                 int n = 1 + (nSeed - 1) % inline;
-                SessionTools.QpRef[] pair = t.connectedPair(inline);
-                SessionTools.Registered src = t.registered(s.target(), 2, 0, 2L * p, NdkMrFlags.ALLOW_LOCAL_READ);
-                SessionTools.Registered sink = t.registered(s.peer(), 2, 0, 2L * p, write
+                QpRef[] pair = t.connectedPair(inline);
+                Registered src = t.registered(s.target(), 2, 0, 2L * p, NdkMrFlags.ALLOW_LOCAL_READ);
+                Registered sink = t.registered(s.peer(), 2, 0, 2L * p, write
                         ? NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_REMOTE_WRITE : NdkMrFlags.ALLOW_LOCAL_WRITE);
                 boolean cross = straddle && n > 1;
                 // k (source) and j (peer buffer): with cross, both ranges start 1 to n - 1 bytes before a page end
@@ -242,8 +243,8 @@ public class SgeProperties {
                         ? new NdkSge[]{new NdkSge(src.va() + k, m, token), new NdkSge(src.va() + k + m, n - m, token)}
                         : new NdkSge[]{new NdkSge(src.va() + k, n, token)};
                 byte[] expected = src.buffer().read(k, n);
-                NdkSession.WrOutcome ro = null;
-                NdkSession.WrOutcome sent;
+                WrOutcome ro = null;
+                WrOutcome sent;
                 if (write) {
                     sent = t.complete(t.write(pair[0], sges, sink.va() + j, sink.remoteToken(), NdkOpFlags.INLINE));
                 } else {

@@ -16,8 +16,12 @@ import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkPd;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.RuleViolation;
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.FastRegion;
+import org.ndktck.tck.harness.Outcome;
+import org.ndktck.tck.harness.Registered;
+import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.AsyncOp;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.HostBuffer;
@@ -84,7 +88,6 @@ public class TokenProperties {
      * it.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("MR-TOK-1")
     @Tag("MR-TOK-1")
     void theRemoteTokenIsReadableOnceTheCallCompleted(@ForAll ReadAt at, @ForAll boolean fastRegisterMr,
                                                       @ForAll @IntRange(min = 1, max = 64) int n) {
@@ -112,7 +115,7 @@ public class TokenProperties {
                 AsyncOp<NdkMr> op = fastRegisterMr ? t.startInitialize(mr, 1, true)
                         : t.startRegister(mr, mdl, p, REMOTE_RW | t.readSinkFlag());
                 s.insideNextCallback(null);
-                NdkSession.Outcome o = fastRegisterMr
+                Outcome o = fastRegisterMr
                         ? t.finish(op, "MR-FRI-8", "STATUS_SUCCESS, STATUS_PENDING, STATUS_IMPLEMENTATION_LIMIT or another error code")
                         : t.finish(op, "MR-REG-9", "STATUS_SUCCESS, STATUS_PENDING, STATUS_INVALID_PARAMETER, STATUS_INSUFFICIENT_RESOURCES or another error code");
                 SectionChecks.requireRegistered(s, o);
@@ -133,8 +136,8 @@ public class TokenProperties {
                 }
                 Region r = new Region(b, 0, va, p, token);
                 int k = (int) ((long) (p - n) * (token & 0xFFFF) / 0xFFFF);
-                NdkSession.Access w = Probes.writeInside(s, r, k, n);
-                NdkSession.Access rd = Probes.readInside(s, r, k, n);
+                Access w = Probes.writeInside(s, r, k, n);
+                Access rd = Probes.readInside(s, r, k, n);
                 if (!w.succeeded() || !rd.succeeded() || !Arrays.equals(rd.data(), Probes.actualAt(r, k, n))) {
                     throw Violations.of("MR-TOK-1", "remote token " + u32(token) + " read " + where + "; then " + w.describe() + "; "
                                     + rd.describe(), "the token names the new registration: the write and the read back succeed",
@@ -159,7 +162,6 @@ public class TokenProperties {
      * and the peer's memory then holds the region's bytes.
      */
     @Property(tries = 300, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("MR-TOK-2")
     @Tag("MR-TOK-2")
     void theLocalTokenAddressesTheRegionInAnSge(@ForAll Kind kind, @ForAll @IntRange(min = 0, max = 4095) int kSeed,
                                                 @ForAll @IntRange(min = 1, max = 256) int n) {
@@ -175,22 +177,22 @@ public class TokenProperties {
                 long bufferOffset;
                 int local;
                 if (kind == Kind.REGISTERED) {
-                    SessionTools.Registered r = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
+                    Registered r = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
                     buffer = r.buffer();
                     base = r.va();
                     bufferOffset = 0;
                     local = token("MR-TOK-2", "NdkGetLocalTokenFromMr()", () -> s.localToken(r.mr()));
                 } else {
-                    SessionTools.FastRegion f = t.fastRegistered(1, 0, 0, false);
+                    FastRegion f = t.fastRegistered(1, 0, 0, false);
                     buffer = f.buffer();
                     base = f.base();
                     bufferOffset = 0;
                     local = token("MR-TOK-2", "NdkGetLocalTokenFromMr()", () -> s.localToken(f.mr()));
                 }
-                SessionTools.Registered sink = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE);
+                Registered sink = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE);
                 NdkSge src = new NdkSge(base + k, len, local);
                 byte[] expected = buffer.read(bufferOffset + k, len);
-                NdkSession.WrOutcome w = t.complete(t.write(t.target(), new NdkSge[]{src}, sink.va(), sink.remoteToken(), 0));
+                WrOutcome w = t.complete(t.write(t.target(), new NdkSge[]{src}, sink.va(), sink.remoteToken(), 0));
                 byte[] got = sink.buffer().read(0, len);
                 if (!w.succeeded() || !Arrays.equals(got, expected)) {
                     throw Violations.of("MR-TOK-2", w.call(), "STATUS_SUCCESS and the region's bytes " + Hex.bytes(expected) + " at the peer",
@@ -198,12 +200,12 @@ public class TokenProperties {
                 }
                 sink.buffer().expectWrite(0, expected);
                 WorkRequest recv = t.receive(t.peer(), new NdkSge[]{sink.sge(p / 2, len)}, NdkOperationType.RECEIVE);
-                NdkSession.WrOutcome send = t.complete(t.send(t.target(), new NdkSge[]{src}, 0));
+                WrOutcome send = t.complete(t.send(t.target(), new NdkSge[]{src}, 0));
                 if (!send.succeeded()) {
                     throw Violations.of("MR-TOK-2", send.call(), "STATUS_SUCCESS for a send from the region through its local token",
                             send.describe());
                 }
-                NdkSession.WrOutcome ro = t.complete(recv);
+                WrOutcome ro = t.complete(recv);
                 byte[] got2 = sink.buffer().read(p / 2, len);
                 if (!send.succeeded() || !ro.succeeded() || !Arrays.equals(got2, expected)) {
                     throw Violations.of("MR-TOK-2", send.call(), "STATUS_SUCCESS and the region's bytes " + Hex.bytes(expected)
@@ -221,7 +223,6 @@ public class TokenProperties {
      * {@code threads} other threads at once) are the same as the first read.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
-    @NdkRule("MR-TOK-5")
     @Tag("MR-TOK-5")
     void aTokenReadTwiceIsTheSame(@ForAll Kind kind, @ForAll @IntRange(min = 2, max = 8) int reads,
                                   @ForAll @IntRange(min = 0, max = 3) int threads) {
@@ -289,7 +290,6 @@ public class TokenProperties {
      * tokens, and a peer read with each target region's token returns that region's own bytes.
      */
     @Property
-    @NdkRule("MR-TOK-6")
     @Tag("MR-TOK-6")
     void liveRegistrationsNeverShareARemoteToken(@ForAll("registrationMixes") List<Integer> mix) {
         SectionChecks.cover("kinds", mix.contains(0) && mix.contains(1) ? "normal and fast" : mix.contains(1) ? "fast only" : "normal only");
@@ -305,12 +305,12 @@ public class TokenProperties {
                     int token;
                     String what;
                     if (kind == 1) {
-                        SessionTools.FastRegion f = t.fastRegistered(1, 0, NdkOpFlags.ALLOW_REMOTE_READ, true);
+                        FastRegion f = t.fastRegistered(1, 0, NdkOpFlags.ALLOW_REMOTE_READ, true);
                         token = f.token();
                         reachable.add(f.region());
                         what = "fast registration " + i;
                     } else if (kind == 0) {
-                        SessionTools.Registered r = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_READ);
+                        Registered r = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_READ);
                         token = r.remoteToken();
                         reachable.add(r.region());
                         what = "registration " + i + " on the target PD";
@@ -320,7 +320,7 @@ public class TokenProperties {
                         }
                         NdkMr mr = t.createMr(other, false);
                         HostBuffer b = s.allocate(1);
-                        NdkSession.Outcome o = s.register(mr, b.mdl(t.freshVa(), 0, p), p, NdkMrFlags.ALLOW_REMOTE_READ);
+                        Outcome o = s.register(mr, b.mdl(t.freshVa(), 0, p), p, NdkMrFlags.ALLOW_REMOTE_READ);
                         SectionChecks.requireRegistered(s, o);
                         token = s.remoteToken(mr);
                         what = "registration " + i + " on a third PD";
@@ -333,7 +333,7 @@ public class TokenProperties {
                 }
                 for (Region r : reachable) {
                     int n = 16;
-                    NdkSession.Access a = Probes.readInside(s, r, 0, n);
+                    Access a = Probes.readInside(s, r, 0, n);
                     byte[] own = Probes.expectedAt(r, 0, n);
                     if (!a.succeeded() || !Arrays.equals(a.data(), own)) {
                         throw Violations.of("MR-TOK-6", a.describe(), "the bytes of the region token " + u32(r.remoteToken())

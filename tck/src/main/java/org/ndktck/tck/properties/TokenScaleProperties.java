@@ -6,7 +6,9 @@ import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.NdkRule;
+import org.ndktck.tck.harness.Access;
+import org.ndktck.tck.harness.Outcome;
+import org.ndktck.tck.harness.Registered;
 import org.ndktck.tck.harness.AsyncOp;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
@@ -60,7 +62,6 @@ public class TokenScaleProperties {
      * live registration still takes a peer write and read with its token.
      */
     @Property(tries = 1)
-    @NdkRule("MR-TOK-6")
     @Tag("MR-TOK-6")
     void tokensStayUniqueOverTwoToTheSeventeenAllocationsOnOneAdapter() {
         int allocations = allocations(org.ndktck.tck.harness.TckConfig.current());
@@ -69,7 +70,7 @@ public class TokenScaleProperties {
                 s.qps();
                 int p = s.pageSize();
                 int rw = NdkMrFlags.ALLOW_REMOTE_READ | NdkMrFlags.ALLOW_REMOTE_WRITE;
-                SessionTools.Registered[] live = new SessionTools.Registered[LIVE];
+                Registered[] live = new Registered[LIVE];
                 Map<Integer, Integer> liveTokens = new HashMap<>();
                 for (int i = 0; i < LIVE; i++) {
                     live[i] = t.registered(s.target(), 1, 0, p, rw);
@@ -93,7 +94,7 @@ public class TokenScaleProperties {
                     }
                     round.clear();
                     for (int j = 0; j < BATCH; j++) {
-                        NdkSession.Outcome o = t.finish(ops[j], "MR-REG-9", "STATUS_SUCCESS, STATUS_PENDING or an error code");
+                        Outcome o = t.finish(ops[j], "MR-REG-9", "STATUS_SUCCESS, STATUS_PENDING or an error code");
                         registered[j] = !Refusals.isAllowedRefusal(o.status());
                         if (!registered[j]) {
                             continue; // an allowed refusal: this MR holds no token this round
@@ -119,7 +120,7 @@ public class TokenScaleProperties {
                         if (ops[j] == null) {
                             continue;
                         }
-                        NdkSession.Outcome d = t.finish(ops[j], "MR-DEREG-2", "STATUS_SUCCESS, STATUS_PENDING or an error code");
+                        Outcome d = t.finish(ops[j], "MR-DEREG-2", "STATUS_SUCCESS, STATUS_PENDING or an error code");
                         for (int retry = 0; retry < 3 && Refusals.isAllowedRefusal(d.status()); retry++) {
                             d = t.finish(t.startDeregister(batch[j]), "MR-DEREG-2", "STATUS_SUCCESS, STATUS_PENDING or an error code");
                         }
@@ -130,8 +131,8 @@ public class TokenScaleProperties {
                     }
                 }
                 for (int i = 0; i < LIVE; i++) {
-                    NdkSession.Access w = Probes.writeInside(s, live[i].region(), 0, 8);
-                    NdkSession.Access rd = Probes.readInside(s, live[i].region(), 0, 8);
+                    Access w = Probes.writeInside(s, live[i].region(), 0, 8);
+                    Access rd = Probes.readInside(s, live[i].region(), 0, 8);
                     byte[] expected = Probes.expectedAt(live[i].region(), 0, 8);
                     if (!w.succeeded() || !rd.succeeded() || !Arrays.equals(rd.data(), expected)) {
                         throw Violations.of("MR-TOK-6", "peer write and read of live registration " + i + " with its token "

@@ -1,6 +1,6 @@
 /**
  * The kit's properties: one class per catalog section, each annotated {@code @NdkKit}, each property
- * {@code @Property} with {@code @NdkRule("ID")} and {@code @Tag("ID")}.
+ * {@code @Property} with {@code @Tag("ID")}, once per rule it checks (the first is its primary rule).
  *
  * <ul>
  *   <li>{@link org.ndktck.tck.properties.GeneralAsyncProperties}: GEN-CB-1 to GEN-CB-5, GEN-LIFE-1,

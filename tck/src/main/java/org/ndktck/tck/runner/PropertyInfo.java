@@ -9,7 +9,7 @@ import java.util.Set;
  * @param propertyId {@code SimpleClassName#method}, as the kit's {@code RunLedger} names it
  * @param className  the property's class
  * @param methodName the property's method
- * @param ruleIds    the rules it checks ({@code @NdkRule} values, else its tags), in declaration order
+ * @param ruleIds    the rules it checks (its rule tags, {@code KitLifecycle.ruleIds}, else its tags), in declaration order
  */
 public record PropertyInfo(String uniqueId, String propertyId, String className, String methodName, Set<String> ruleIds) {
     /** Copies the set. */

@@ -11,12 +11,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AccessFieldsTest {
     @Test
     void aPeerAccessCarriesTheFieldsTheDrawingReads() {
-        String write = NdkSession.accessFields("write", 0xFFFFFFFFFFFFF000L, 64);
+        String write = ConnectedPeer.accessFields("write", 0xFFFFFFFFFFFFF000L, 64);
         assertThat(write).isEqualTo("[Access=write, RemoteAddress=0xFFFFFFFFFFFFF000, AccessLength=0x40]");
         Counterexample cx = Counterexample.parse(write);
         assertThat(cx.access()).isEqualTo("write");
         assertThat(cx.get("RemoteAddress")).contains(new BigInteger("FFFFFFFFFFFFF000", 16));
         assertThat(cx.get("AccessLength")).contains(BigInteger.valueOf(64));
-        assertThat(Counterexample.parse(NdkSession.accessFields("read", 0x10000000L, 1)).access()).isEqualTo("read");
+        assertThat(Counterexample.parse(ConnectedPeer.accessFields("read", 0x10000000L, 1)).access()).isEqualTo("read");
     }
 }

@@ -3,7 +3,6 @@ package org.ndktck.tck.plumbing;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Tag;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.NdkKit;
 
 @NdkKit
@@ -11,7 +10,6 @@ class PlumbingProbe {
     static final java.util.List<Integer> SEEN = new java.util.ArrayList<>();
 
     @Property
-    @NdkRule("MR-CREATE-2")
     @Tag("MR-CREATE-2")
     void probe(@ForAll int x) {
         SEEN.add(x);

@@ -6,7 +6,6 @@ import org.ndktck.spec.NdkProvider;
 import org.ndktck.spec.Providers;
 import org.ndktck.spec.rules.Rule;
 import org.ndktck.spec.rules.RuleCatalog;
-import org.ndktck.tck.NdkRule;
 
 import java.lang.reflect.Method;
 import java.util.List;
@@ -38,9 +37,7 @@ class SectionCoverageTest {
         for (Class<?> c : SectionProperties.all()) {
             for (Method m : c.getDeclaredMethods()) {
                 if (m.isAnnotationPresent(Property.class)) {
-                    for (NdkRule r : m.getAnnotationsByType(NdkRule.class)) {
-                        out.add(r.value());
-                    }
+                    out.addAll(org.ndktck.tck.harness.KitLifecycle.ruleIds(m));
                 }
             }
         }

@@ -4,20 +4,17 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Tag;
 import net.jqwik.api.constraints.IntRange;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.NdkKit;
 
 @NdkKit
 class CallbackProbe {
     @Property
-    @NdkRule("GEN-CB-1")
     @Tag("GEN-CB-1")
     void completionComesOnce(@ForAll @IntRange(min = 0, max = 100) int x) {
         Probe.act("GEN-CB-1", x);
     }
 
     @Property
-    @NdkRule("GEN-CB-2")
     @Tag("GEN-CB-2")
     void noCompletionAfterInlineReturn(@ForAll @IntRange(min = 0, max = 100) int x) {
         Probe.act("GEN-CB-2", x);

@@ -4,13 +4,11 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Tag;
 import net.jqwik.api.constraints.IntRange;
-import org.ndktck.tck.NdkRule;
 import org.ndktck.tck.harness.NdkKit;
 
 @NdkKit
 class CreateMrProbe {
     @Property
-    @NdkRule("MR-CREATE-2")
     @Tag("MR-CREATE-2")
     void createSucceeds(@ForAll @IntRange(min = 0, max = 100) int x) {
         Probe.act("MR-CREATE-2", x);

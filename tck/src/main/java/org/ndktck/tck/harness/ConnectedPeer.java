@@ -1,0 +1,177 @@
+package org.ndktck.tck.harness;
+
+import org.ndktck.spec.Mdl;
+import org.ndktck.spec.NdkMr;
+import org.ndktck.spec.NdkMrFlags;
+import org.ndktck.spec.NdkOperationType;
+import org.ndktck.spec.NdkQp;
+import org.ndktck.spec.NdkSge;
+
+import java.util.Locale;
+import java.util.function.Supplier;
+
+import static org.ndktck.tck.harness.Hex.u32;
+import static org.ndktck.tck.harness.Hex.u64;
+
+/**
+ * The connected peer as the target's MRs see it: RDMA writes and reads at a remote address with a remote token,
+ * from and into the peer's registered scratch buffer, and the target's reads of that buffer into a local sink.
+ * The scratch buffer ({@link #SCRATCH_PAGES} pages, registered for local write and remote read) is made on first
+ * use; the peer's side of every access spans two of its frames.
+ */
+public final class ConnectedPeer {
+    /**
+     * Pages of the peer's scratch buffer: the source of a peer write crosses the boundary of pages 0 and 1, the
+     * sink of a peer read that of pages 1 and 2, so the peer's side of every access spans two frames of a
+     * (usually scattered) buffer.
+     */
+    static final int SCRATCH_PAGES = 3;
+
+    private final Invoker inv;
+    private final AdapterObjects objects;
+    private final HostBuffers buffers;
+    private final MrRequests mrs;
+    private final WorkRequests requests;
+    private final Completions completions;
+    private final int pageSize;
+    private HostBuffer scratch;
+    private NdkMr scratchMr;
+    private long scratchVa;
+    private int scratchLocalToken;
+    private int scratchRemoteToken;
+
+    ConnectedPeer(Invoker inv, AdapterObjects objects, HostBuffers buffers, MrRequests mrs, WorkRequests requests,
+                  Completions completions, int pageSize) {
+        this.inv = inv;
+        this.objects = objects;
+        this.buffers = buffers;
+        this.mrs = mrs;
+        this.requests = requests;
+        this.completions = completions;
+        this.pageSize = pageSize;
+    }
+
+    /** Creates the peer's scratch buffer ({@link #SCRATCH_PAGES} pages) and registers it: local write, remote read, READ_SINK where needed. */
+    private void scratch() {
+        objects.qps();
+        if (scratchMr != null) {
+            return;
+        }
+        HostBuffer b = buffers.allocate(SCRATCH_PAGES);
+        long va = 0x00007E0000000000L + ((long) buffers.count() << 24);
+        Mdl mdl = b.mdl(va, 0, SCRATCH_PAGES * pageSize);
+        int flags = NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_REMOTE_READ | (objects.readSinkNotRequired() ? 0 : NdkMrFlags.RDMA_READ_SINK);
+        inv.batch("session set-up (peer scratch MR)", () -> {
+            NdkMr mr = mrs.createMr(objects.peer(), false);
+            Outcome o = mrs.register(mr, mdl, (long) SCRATCH_PAGES * pageSize, flags);
+            Refusals.discardIfRefused(o.status(), o.call());
+            if (!o.succeeded()) {
+                throw new KitSetupError(o.call() + " for the peer's scratch buffer", o.describe());
+            }
+            scratchLocalToken = mrs.localToken(mr);
+            scratchRemoteToken = mrs.remoteToken(mr);
+            scratchMr = mr;
+            return null;
+        });
+        scratch = b;
+        scratchVa = va;
+    }
+
+    /** @return the largest access {@link #write} and {@link #read} take, in bytes: PAGE_SIZE / 2 */
+    public int maxAccess() {
+        return pageSize / 2;
+    }
+
+    /**
+     * The peer RDMA-writes {@code data} at {@code remoteAddress} with {@code remoteToken} (NdkWrite on the
+     * peer's QP, from its registered scratch buffer), awaited. The kit does not declare any change of
+     * target memory: the caller does ({@link HostBuffer#expectWrite}) when the rules allow the write.
+     *
+     * @param remoteAddress absolute remote address (unsigned)
+     * @param remoteToken   the target MR's remote token
+     * @param data          1 to {@link #maxAccess()} bytes
+     * @return the access
+     */
+    public Access write(long remoteAddress, int remoteToken, byte[] data) {
+        scratch();
+        long sourceOffset = pageSize - data.length / 2;
+        scratch.put(sourceOffset, data);
+        NdkSge sge = new NdkSge(scratchVa + sourceOffset, data.length, scratchLocalToken);
+        Supplier<String> d = () -> "NdkWrite(peer QP, Sgl=[" + sge + "], RemoteAddress=" + u64(remoteAddress) + ", RemoteToken="
+                + u32(remoteToken) + ", Flags=0x00000000) of " + data.length + " byte(s) " + accessFields("write", remoteAddress, data.length);
+        NdkQp qp = objects.peer().qp;
+        WrOutcome o = completions.complete(requests.post(qp, NdkOperationType.WRITE, "NdkWrite", d, 0,
+                ctx -> qp.write(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0)));
+        return new Access(o, new byte[0]);
+    }
+
+    /**
+     * The peer RDMA-reads {@code length} bytes at {@code remoteAddress} with {@code remoteToken} (NdkRead
+     * on the peer's QP into its scratch buffer), awaited.
+     *
+     * @param remoteAddress absolute remote address (unsigned)
+     * @param remoteToken   the target MR's remote token
+     * @param length        1 to {@link #maxAccess()} bytes
+     * @return the access, with the bytes read when it succeeded
+     */
+    public Access read(long remoteAddress, int remoteToken, int length) {
+        scratch();
+        long sinkOffset = 2L * pageSize - length / 2;
+        NdkSge sge = new NdkSge(scratchVa + sinkOffset, length, scratchLocalToken);
+        Supplier<String> d = () -> "NdkRead(peer QP, Sgl=[" + sge + "], RemoteAddress=" + u64(remoteAddress) + ", RemoteToken="
+                + u32(remoteToken) + ", Flags=0x00000000) of " + length + " byte(s) " + accessFields("read", remoteAddress, length);
+        NdkQp qp = objects.peer().qp;
+        WrOutcome o = completions.complete(requests.post(qp, NdkOperationType.READ, "NdkRead", d, 0,
+                ctx -> qp.read(ctx, new NdkSge[]{sge}, remoteAddress, remoteToken, 0)));
+        byte[] data = o.succeeded() ? scratch.read(sinkOffset, length) : new byte[0];
+        scratch.acceptActual(sinkOffset, length);
+        return new Access(o, data);
+    }
+
+    /**
+     * The fields a report needs to draw a peer access (report.html reads {@code RemoteAddress=}, {@code AccessLength=}
+     * and {@code Access=}; see {@code org.ndktck.tck.report.Counterexample}).
+     *
+     * @param direction     "read" or "write"
+     * @param remoteAddress the access's absolute remote address (unsigned)
+     * @param length        its length in bytes
+     * @return {@code [Access=read, RemoteAddress=0x.., AccessLength=0x..]}
+     */
+    static String accessFields(String direction, long remoteAddress, int length) {
+        return "[Access=" + direction + ", RemoteAddress=" + u64(remoteAddress) + ", AccessLength=0x"
+                + Integer.toHexString(length).toUpperCase(Locale.ROOT) + "]";
+    }
+
+    /**
+     * The target RDMA-reads {@code length} bytes of the peer's scratch buffer into a local SGE (NdkRead
+     * on the target's QP), awaited: a local sink test (MR-FR-12). The bytes read start where
+     * {@link #scratchBytes} reads them (across a page boundary of the scratch buffer).
+     *
+     * @param sink  the local SGE (an address in a target MR and its local token)
+     * @param flags NDK_OP_FLAG_* bits of the read
+     * @return the access
+     */
+    public Access targetReadInto(NdkSge sink, int flags) {
+        scratch();
+        long remote = scratchVa + targetReadSource(sink.length());
+        int token = scratchRemoteToken;
+        Supplier<String> d = () -> "NdkRead(target QP, Sgl=[" + sink + "], RemoteAddress=" + u64(remote) + ", RemoteToken="
+                + u32(token) + ", Flags=" + u32(flags) + ")";
+        NdkQp qp = objects.target().qp;
+        WrOutcome o = completions.complete(requests.post(qp, NdkOperationType.READ, "NdkRead", d, flags,
+                ctx -> qp.read(ctx, new NdkSge[]{sink}, remote, token, flags)));
+        return new Access(o, new byte[0]);
+    }
+
+    /** @return the bytes of the peer's scratch buffer the target reads from with {@link #targetReadInto} */
+    public byte[] scratchBytes(int length) {
+        scratch();
+        return scratch.read(targetReadSource(length), length);
+    }
+
+    /** @return the scratch offset a target read of {@code length} bytes starts at: across pages 0 and 1 when it fits */
+    private long targetReadSource(int length) {
+        long n = Integer.toUnsignedLong(length);
+        return n <= pageSize ? pageSize - n / 2 : 0;
+    }
+}
