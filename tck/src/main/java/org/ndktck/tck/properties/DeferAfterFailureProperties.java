@@ -57,8 +57,8 @@ public class DeferAfterFailureProperties {
      * more SGEs than the QP's MaxInitiatorRequestSge); then 0 to 3 more valid DEFER requests (with, in some
      * tries, a second inline failure among them), a valid write without DEFER, and after its entry one more
      * write without DEFER. Every accepted request must produce exactly one CQ entry within the completion
-     * bound: a held request's entry missing or seen twice (replayed by a later post) fails DEF-4, a later
-     * request's fails DEF-3; and every write's slot must hold that write's bytes.
+     * bound: a held request's entry missing fails DEF-4, a later request's DEF-3, and any entry seen twice
+     * (a request replayed by a later post after an inline failure) DEF-4; and every write's slot must hold that write's bytes.
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
     @Tag("DEF-4")
@@ -158,7 +158,8 @@ public class DeferAfterFailureProperties {
                 for (Map.Entry<WorkRequest, String> p : posted.rules.entrySet()) {
                     WorkRequest wr = p.getKey();
                     if (e != null && e.requestContext() == wr.context() && wr.entry() != null) {
-                        throw Violations.of(p.getValue(), wr.detail() + " " + story, "one CQ entry: the request is handed on once",
+                        // a held request handed on again after an inline failure: DEF-4's hand-on happens once
+                        throw Violations.of("DEF-4", wr.detail() + " " + story, "one CQ entry: the request is handed on once",
                                 "a second CQ entry {Status=" + e.status() + "} with its RequestContext (the request was processed again)");
                     }
                 }
