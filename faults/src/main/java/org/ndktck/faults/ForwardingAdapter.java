@@ -83,7 +83,8 @@ public final class ForwardingAdapter implements NdkAdapter {
     @Override
     public CreateResult<NdkCq> createCq(int queueDepth, CreateCompletion<NdkCq> completion, Object createContext) {
         return hooks.call(NdkCall.CREATE_CQ, this, () -> hooks.create(NdkCall.CREATE_CQ, this, completion, createContext,
-                (c, x) -> wrapResult(inner.createCq(queueDepth, wrapCompletion(c, this::wrapCq), x), this::wrapCq)));
+                (c, x) -> wrapResult(inner.createCq(queueDepth, wrapCompletion(c, q -> wrapCq(q, queueDepth)), x),
+                        q -> wrapCq(q, queueDepth))));
     }
 
     @Override
@@ -128,7 +129,12 @@ public final class ForwardingAdapter implements NdkAdapter {
     }
 
     NdkCq wrapCq(NdkCq cq) {
-        return cq == null ? null : new ForwardingCq(cq, this);
+        return wrapCq(cq, 0);
+    }
+
+    /** @param queueDepth the QueueDepth it was created with (ULONG in an int), or 0 when unknown */
+    NdkCq wrapCq(NdkCq cq, int queueDepth) {
+        return cq == null ? null : new ForwardingCq(cq, this, queueDepth);
     }
 
     /** The object wrapper for one create call. */

@@ -17,8 +17,16 @@ import org.ndktck.spec.NtStatus;
 public final class ForwardingCq extends ForwardingObject<NdkCq> implements NdkCq {
     private final ConcurrentLinkedQueue<NdkResultEx> injected = new ConcurrentLinkedQueue<>();
 
-    ForwardingCq(NdkCq inner, ForwardingAdapter adapter) {
+    private final int queueDepth;
+
+    ForwardingCq(NdkCq inner, ForwardingAdapter adapter, int queueDepth) {
         super(inner, adapter);
+        this.queueDepth = queueDepth;
+    }
+
+    /** @return the QueueDepth of its NdkCreateCq (ULONG in an int), or 0 when unknown */
+    public int queueDepth() {
+        return queueDepth;
     }
 
     /**

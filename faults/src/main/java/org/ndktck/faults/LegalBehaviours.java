@@ -43,6 +43,7 @@ public final class LegalBehaviours {
         List<NdkProvider> all = new java.util.ArrayList<>(behaviours());
         all.addAll(LegalFreedoms.providers());
         all.addAll(LegalReadings.providers());
+        all.addAll(MisuseFaults.legal());
         return List.copyOf(all);
     }
 

@@ -23,6 +23,9 @@ public final class MisbehavingProviders implements NdkProviderSource {
         all.addAll(CatalogueGaps.providers());
         all.addAll(AuditFaults.providers());
         all.addAll(TransportFaults.providers());
+        all.addAll(MisuseFaults.providers());
+        all.addAll(DeferFaults.providers());
+        all.addAll(LimitFaults.providers());
         return all;
     }
 }

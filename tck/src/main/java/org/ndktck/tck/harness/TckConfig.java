@@ -58,6 +58,40 @@ public record TckConfig(String provider, Map<String, String> settings, long seed
         }
 
         /**
+         * The tries of a property that declares its own count (issue 20, item 5: every property's tries grow with
+         * the profile). The declared count is the standard profile's; smoke runs half of it (at least 1, at most
+         * 50), deep ten times it (at most 10000). A property without parameters runs once whatever the count.
+         *
+         * @param declared the tries the property declares (its standard-profile count), at least 1
+         * @return the tries at this profile: smoke &lt; standard &lt; deep wherever the declared count allows
+         */
+        public int tries(int declared) {
+            int d = Math.max(1, declared);
+            return switch (this) {
+                case SMOKE -> Math.min(SMOKE.tries, Math.max(1, d / 2));
+                case STANDARD -> Math.min(STANDARD.tries, d);
+                case DEEP -> (int) Math.min(DEEP.tries, 10L * d);
+            };
+        }
+
+        /**
+         * A size that grows with the profile (issue 20, item 5): the length of a stateful property's action
+         * chains, the number of threads or calls of a concurrent try, the requests of a DEFER run. Smoke takes
+         * half the standard size (at least 1), deep twice it.
+         *
+         * @param atStandard the size at the standard profile, at least 1
+         * @return the size at this profile
+         */
+        public int size(int atStandard) {
+            int n = Math.max(1, atStandard);
+            return switch (this) {
+                case SMOKE -> Math.max(1, n / 2);
+                case STANDARD -> n;
+                case DEEP -> 2 * n;
+            };
+        }
+
+        /**
          * @param text smoke, standard or deep (any case)
          * @return the profile
          * @throws IllegalArgumentException for any other text
@@ -173,8 +207,9 @@ public record TckConfig(String provider, Map<String, String> settings, long seed
     }
 
     /**
-     * The tries a property gets: the override if given, else the profile's tries, capped by what the
-     * property declares for itself (a property with a small natural space declares fewer).
+     * The tries a property gets: the override if given, else the profile's tries; a property that declares
+     * its own count (a small natural space, or costly tries) gets that count scaled by the profile
+     * ({@link Profile#tries(int)}: half at smoke, ten times at deep), so deep is deeper everywhere.
      *
      * @param declared tries declared on the property, if any
      * @return tries to run
@@ -183,7 +218,7 @@ public record TckConfig(String provider, Map<String, String> settings, long seed
         if (tries.isPresent()) {
             return tries.get();
         }
-        return declared.map(d -> Math.min(d, profile.tries())).orElse(profile.tries());
+        return declared.map(profile::tries).orElse(profile.tries());
     }
 
     /**

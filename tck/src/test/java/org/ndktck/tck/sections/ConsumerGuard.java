@@ -61,7 +61,7 @@ import java.util.function.Supplier;
 final class ConsumerGuard implements Hooks {
 
     /** One consumer rule the kit broke. */
-    record Violation(String rule, String what, String thread) {
+    record Violation(String rule, String what, String thread, String propertyRule) {
         @Override
         public String toString() {
             return rule + ": " + what + " (thread " + thread + ")";
@@ -92,7 +92,8 @@ final class ConsumerGuard implements Hooks {
     }
 
     static void flag(String rule, String what) {
-        VIOLATIONS.add(new Violation(rule, what, Thread.currentThread().getName()));
+        VIOLATIONS.add(new Violation(rule, what, Thread.currentThread().getName(),
+                org.ndktck.tck.harness.CurrentProperty.primaryRule("")));
     }
 
     /** @return the hooks of an adapter {@link GuardedReferenceProvider} opened, counted in {@link #adaptersOpened()} */

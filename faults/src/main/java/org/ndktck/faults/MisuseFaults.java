@@ -1,0 +1,149 @@
+package org.ndktck.faults;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import org.ndktck.reference.FastRegisterRequest;
+import org.ndktck.reference.MrState;
+import org.ndktck.reference.Pieces;
+import org.ndktck.reference.TokenAllocator;
+import org.ndktck.reference.TokenPurpose;
+import org.ndktck.spec.NdkObject;
+import org.ndktck.spec.NdkProvider;
+import org.ndktck.spec.NdkSge;
+import org.ndktck.spec.NtStatus;
+import org.ndktck.spec.RequestCompletion;
+
+/**
+ * Faults of issue 20's consumer-misuse checks (SEC-1): providers that accept a call the consumer must not make
+ * in a way that lets a token reach memory its registration never granted. Each is the reference with one piece
+ * replaced or its objects wrapped; the reference itself refuses every such call.
+ */
+public final class MisuseFaults {
+    private MisuseFaults() {
+    }
+
+    /** @return the providers */
+    public static List<NdkProvider> providers() {
+        List<NdkProvider> out = new ArrayList<>();
+        out.add(Variants.builder("fault:SEC-1/refast-register-keeps-token",
+                        "NdkFastRegister of an MR whose fast registration is still in effect is accepted and the new "
+                                + "registration keeps the old remote token, so a peer holding it reaches the new pages")
+                .replace(Pieces.MR_FR_1, MisuseFaults::readyOrStillFastRegistered)
+                .replace(Pieces.TOKEN_ALLOCATOR, MisuseFaults::keepLiveToken)
+                .build());
+        out.add(Variants.wrapped("fault:SEC-1/privileged-resolves-registrations",
+                "an SGE naming a PD's privileged token at an address inside a normal registration is resolved "
+                        + "against that registration (no LAM holds the address)", PrivilegedByAddress::new));
+        return out;
+    }
+
+    /** @return the legal provider that accepts the forbidden calls safely ({@code legal:misuse-accepted}) */
+    public static List<NdkProvider> legal() {
+        List<NdkProvider> out = new ArrayList<>();
+        out.add(Variants.builder("legal:misuse-accepted",
+                        "NdkFastRegister of an MR whose fast registration is still in effect is accepted (the new "
+                                + "registration gets a fresh token and replaces the old one, whose token dies), and so is "
+                                + "NdkDeregisterMr of a fast-register MR (its registration dies); both calls are the "
+                                + "consumer's to avoid, so accepting them is ADVISORY, never a FAIL")
+                .replace(Pieces.MR_FR_1, MisuseFaults::readyOrStillFastRegistered)
+                .replace(Pieces.MR_DEREG_1, r -> r.mr().fastRegister() || r.mr().state() == MrState.REGISTERED
+                        ? NtStatus.STATUS_SUCCESS : NtStatus.STATUS_INVALID_PARAMETER)
+                .build());
+        return out;
+    }
+
+    /** MR-FR-1 accepting also an MR whose fast registration is still in effect (the consumer's misuse). */
+    private static NtStatus readyOrStillFastRegistered(FastRegisterRequest r) {
+        boolean ok = r.mr().samePd() && r.mr().fastRegister()
+                && (r.mr().readyForFastRegister() || r.mr().state() == MrState.FAST_REGISTERED);
+        return ok ? NtStatus.STATUS_SUCCESS : NtStatus.STATUS_INVALID_PARAMETER;
+    }
+
+    /**
+     * The reference's allocator, except that a fast registration of an MR whose previous token is still live
+     * (its fast registration was never invalidated) gets that token again.
+     */
+    private static TokenAllocator keepLiveToken(long seed) {
+        TokenAllocator standard = Pieces.TOKEN_ALLOCATOR.standard().newAllocator(seed);
+        return request -> request.purpose() == TokenPurpose.FAST_REGISTER && request.previousToken() != 0
+                && request.inUse().test(request.previousToken()) ? request.previousToken() : standard.allocate(request);
+    }
+
+    /**
+     * Remembers every normal registration (its range and local token) and every privileged token handed out; an
+     * SGE naming a privileged token at an address inside a live normal registration is passed on with that
+     * registration's local token instead.
+     */
+    static final class PrivilegedByAddress implements Hooks {
+        private final Set<Integer> privileged = ConcurrentHashMap.newKeySet();
+        private final List<ForwardingMr> registered = new CopyOnWriteArrayList<>();
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <T> T call(NdkCall call, NdkObject target, Supplier<T> body) {
+            T result = body.get();
+            if (call == NdkCall.GET_PRIVILEGED_TOKEN && result instanceof Integer token) {
+                privileged.add(token);
+            }
+            return result;
+        }
+
+        @Override
+        public NtStatus request(NdkCall call, NdkObject target, RequestCompletion c, Object ctx, RequestCall inner) {
+            if (call == NdkCall.REGISTER_MR && target instanceof ForwardingMr mr) {
+                return Hooks.mapStatus(inner, c, ctx, st -> {
+                    if (NtStatus.STATUS_SUCCESS.equals(st)) {
+                        registered.add(mr);
+                    }
+                    return st;
+                });
+            }
+            if (call == NdkCall.DEREGISTER_MR && target instanceof ForwardingMr mr) {
+                return Hooks.mapStatus(inner, c, ctx, st -> {
+                    if (NtStatus.STATUS_SUCCESS.equals(st)) {
+                        registered.remove(mr);
+                    }
+                    return st;
+                });
+            }
+            return inner.invoke(c, ctx);
+        }
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+            NdkSge[] sgl = w.sgl();
+            if (sgl == null || privileged.isEmpty()) {
+                return inner.apply(w);
+            }
+            NdkSge[] changed = sgl.clone();
+            boolean any = false;
+            for (int i = 0; i < changed.length; i++) {
+                NdkSge sge = changed[i];
+                if (sge != null && privileged.contains(sge.memoryRegionToken())) {
+                    ForwardingMr holder = holding(sge.address(), sge.unsignedLength());
+                    if (holder != null) {
+                        changed[i] = new NdkSge(sge.address(), sge.length(), holder.inner().getLocalToken());
+                        any = true;
+                    }
+                }
+            }
+            return inner.apply(any ? w.withSgl(changed) : w);
+        }
+
+        private ForwardingMr holding(long address, long length) {
+            for (ForwardingMr mr : registered) {
+                if (!mr.closed() && !mr.fastRegister() && Long.compareUnsigned(address, mr.base()) >= 0
+                        && Long.compareUnsigned(address - mr.base() + length, mr.length()) <= 0) {
+                    return mr;
+                }
+            }
+            return null;
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package org.ndktck.tck.harness;
+
+import org.junit.jupiter.api.Test;
+import org.ndktck.tck.harness.TckConfig.Profile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 20, item 5: a property's declared tries and the kit's scaled sizes grow with the profile, so deep is
+ * deeper everywhere and no declared count is a cap that ignores the profile.
+ */
+class ProfileScalingTest {
+    @Test
+    void declaredTriesAreTheStandardCountHalvedAtSmokeAndTenTimesAtDeep() {
+        for (int declared : new int[]{10, 25, 30, 50, 60, 100, 120, 200, 300}) {
+            assertThat(Profile.STANDARD.tries(declared)).as("standard, declared %d", declared).isEqualTo(declared);
+            assertThat(Profile.SMOKE.tries(declared)).as("smoke, declared %d", declared).isLessThan(declared);
+            assertThat(Profile.DEEP.tries(declared)).as("deep, declared %d", declared).isEqualTo(10 * declared);
+        }
+    }
+
+    @Test
+    void scaledTriesStayWithinEachProfilesOwnCount() {
+        assertThat(Profile.SMOKE.tries(5000)).isEqualTo(50);
+        assertThat(Profile.STANDARD.tries(5000)).isEqualTo(1000);
+        assertThat(Profile.DEEP.tries(5000)).isEqualTo(10000);
+        assertThat(Profile.SMOKE.tries(1)).isEqualTo(1);
+        assertThat(Profile.DEEP.tries(1)).isEqualTo(10);
+    }
+
+    @Test
+    void sizesGrowFromSmokeToDeep() {
+        assertThat(Profile.SMOKE.size(24)).isEqualTo(12);
+        assertThat(Profile.STANDARD.size(24)).isEqualTo(24);
+        assertThat(Profile.DEEP.size(24)).isEqualTo(48);
+        assertThat(Profile.SMOKE.size(1)).isEqualTo(1);
+    }
+}
