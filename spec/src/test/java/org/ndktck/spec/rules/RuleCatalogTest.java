@@ -60,9 +60,9 @@ class RuleCatalogTest {
 
     /**
      * The transport behaviour the kit relies on beyond the MR pages (issue 14): basis KIT_INTERPRETATION, MUST;
-     * TR-1 binds the provider (checked), TR-2 and TR-3 are the kit's own obligations.
+     * TR-1 and TR-4 bind the provider (checked), TR-2 and TR-3 are the kit's own obligations.
      */
-    static final List<String> TRANSPORT_IDS = List.of("TR-1", "TR-2", "TR-3");
+    static final List<String> TRANSPORT_IDS = List.of("TR-1", "TR-2", "TR-3", "TR-4");
 
     /** Security rules (design section 4, AMB-18): MUST with basis KIT_INTERPRETATION. */
     static final List<String> SECURITY_IDS = List.of(
@@ -120,6 +120,7 @@ class RuleCatalogTest {
         assertThat(catalog.find("TR-1").orElseThrow().check()).isEqualTo(Check.PROVIDER_PROPERTY);
         assertThat(catalog.find("TR-2").orElseThrow().check()).isEqualTo(Check.CONSUMER_OBLIGATION);
         assertThat(catalog.find("TR-3").orElseThrow().check()).isEqualTo(Check.CONSUMER_OBLIGATION);
+        assertThat(catalog.find("TR-4").orElseThrow().check()).isEqualTo(Check.PROVIDER_PROPERTY);
     }
 
     @Test
