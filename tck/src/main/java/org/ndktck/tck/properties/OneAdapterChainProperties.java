@@ -621,6 +621,10 @@ public class OneAdapterChainProperties {
                     }
                     Conn c = World.pick(x.conns.subList(1, x.conns.size()), via);
                     int token = m.live.region().remoteToken();
+                    // c leaves the model while its receive is posted: a step that ends at a refused send (an allowed
+                    // refusal) leaves that receive posted, and a later send on c would land in it
+                    int at = x.conns.indexOf(c);
+                    x.conns.remove(c);
                     WorkRequest recv = x.t.receive(c.target, new NdkSge[]{c.inbox.sge(0, n)}, NdkOperationType.RECEIVE_AND_INVALIDATE);
                     WrOutcome so = x.t.complete(x.t.sendAndInvalidate(c.peer, new NdkSge[]{c.scratch.sge(0, n)}, token, 0));
                     WrOutcome ro = x.t.complete(recv);
@@ -629,9 +633,9 @@ public class OneAdapterChainProperties {
                         // the invalidation's own completion is INV-5's and CQ-3's to judge: whether it took effect is not
                         // known, and the receiver may have aborted the connection (INV-6)
                         x.unsettle(m);
-                        x.conns.remove(c);
                         return;
                     }
+                    x.conns.add(at, c);
                     String after = " after the peer's " + so.call() + " on " + c + " naming " + m + " (" + m.live.what() + ")";
                     x.stale.add(new Stale(m.live, "INV-4", "invalidated remotely"));
                     m.live = null;
