@@ -11,9 +11,9 @@ public class KitSetupError extends AssertionError {
 
     /**
      * @param call   the call and its arguments
-     * @param result what came back
+     * @param result what came back: a status, or an outcome's description (which starts with "returned")
      */
     public KitSetupError(String call, String result) {
-        super("kit set-up failed: " + call + " returned " + result);
+        super("kit set-up failed: " + call + (result != null && result.startsWith("returned ") ? " " : " returned ") + result);
     }
 }
