@@ -69,21 +69,6 @@ public final class NdkOpFlags {
      * @return their names and hex value; {@code none (0x00000000)} for no bits
      */
     public static String describe(int flags) {
-        StringBuilder b = new StringBuilder();
-        int left = flags;
-        for (Map.Entry<String, Integer> e : NAMES) {
-            int v = e.getValue();
-            if (v != 0 && (left & v) == v) {
-                b.append(b.length() == 0 ? "" : "|").append("NDK_OP_FLAG_").append(e.getKey());
-                left &= ~v;
-            }
-        }
-        if (left != 0) {
-            b.append(b.length() == 0 ? "" : "|").append(String.format("undefined 0x%08X", left));
-        }
-        if (b.length() == 0) {
-            b.append("none");
-        }
-        return b.append(String.format(" (0x%08X)", flags)).toString();
+        return FlagNames.describe("NDK_OP_FLAG_", NAMES, "none", flags);
     }
 }

@@ -67,28 +67,7 @@ public final class Completions {
      * @throws RuleViolation MR-FR-8 (fast register), INV-3 or RW-5 when no entry comes in time
      */
     public void awaitEntry(WorkRequest wr) {
-        long start = System.nanoTime();
-        int round = 0;
-        while (wr.entry == null) {
-            drainFor(wr);
-            if (wr.entry != null) {
-                Bounds.completionArrived(start);
-                return;
-            }
-            if (bounds.completionExpired(start)) {
-                throw Violations.of(WorkRequest.wrRule(wr.type), wr.detail(),
-                        "after STATUS_SUCCESS a CQ entry with RequestContext " + wr.context + " within " + bounds.describeCompletionBound(),
-                        "no such entry on the CQ");
-            }
-            round++;
-            if (round < 16) {
-                Thread.onSpinWait();
-            } else if (round < 64) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(Math.min(1_000_000L, 10_000L * (round - 63)));
-            }
-        }
+        awaitEntry(wr, WorkRequest.wrRule(wr.type), "after STATUS_SUCCESS a CQ entry with RequestContext " + wr.context);
     }
 
     /**
