@@ -44,6 +44,7 @@ public final class LegalBehaviours {
         all.addAll(LegalFreedoms.providers());
         all.addAll(LegalReadings.providers());
         all.addAll(MisuseFaults.legal());
+        all.addAll(SlowProviders.legal());
         return List.copyOf(all);
     }
 
@@ -80,10 +81,21 @@ public final class LegalBehaviours {
     /** Turns every request and create into STATUS_PENDING plus a completion delivered in one {@link Style}. */
     static final class Convert implements Hooks {
         private final Style style;
+        private final long delayMillis;
         private ForwardingAdapter adapter;
 
         Convert(Style style) {
+            this(style, 0);
+        }
+
+        /**
+         * @param style       how a completion reaches the consumer
+         * @param delayMillis how long the delivery thread waits before each completion ({@link Style#FOREIGN_THREAD}
+         *                    only), in milliseconds: a slow but correct provider ({@link SlowProviders})
+         */
+        Convert(Style style, long delayMillis) {
             this.style = style;
+            this.delayMillis = delayMillis;
         }
 
         @Override
@@ -94,7 +106,14 @@ public final class LegalBehaviours {
         private void deliver(Runnable completion) {
             switch (style) {
                 case EARLY -> adapter.deliveries().runAndWait(completion);
-                case FOREIGN_THREAD -> adapter.deliveries().submit(completion);
+                case FOREIGN_THREAD -> adapter.deliveries().submit(delayMillis <= 0 ? completion : () -> {
+                    try {
+                        Thread.sleep(delayMillis);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    completion.run();
+                });
                 case REENTRANT -> completion.run();
                 default -> throw new IllegalStateException(String.valueOf(style));
             }

@@ -26,6 +26,7 @@ public final class MisbehavingProviders implements NdkProviderSource {
         all.addAll(MisuseFaults.providers());
         all.addAll(DeferFaults.providers());
         all.addAll(LimitFaults.providers());
+        all.addAll(SlowProviders.faults());
         return all;
     }
 }

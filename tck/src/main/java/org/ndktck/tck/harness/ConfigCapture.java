@@ -106,10 +106,12 @@ public final class ConfigCapture implements TestExecutionListener {
         Invoker.resetRun();
         LateCallbacks.reset();
         QuietWatch.reset();
+        // the run's time budget, if any, is spread over the kit properties it holds (issue 20, item 6)
+        TimeBudget.startRun(parameters, plan == null ? 0 : countKitProperties(plan, roots));
         boolean print = parameters.apply(PRINT_SEED)
                 .or(() -> Optional.ofNullable(System.getProperty(PRINT_SEED)))
                 .map(v -> !v.trim().equalsIgnoreCase("false")).orElse(true);
-        if (print && plan != null && hasKitProperty(plan, roots)) {
+        if (print && plan != null && countKitProperties(plan, roots) > 0) {
             long seed;
             try {
                 seed = TckConfig.current().seed();
@@ -135,7 +137,9 @@ public final class ConfigCapture implements TestExecutionListener {
         out = stream;
     }
 
-    private static boolean hasKitProperty(TestPlan plan, Iterable<TestIdentifier> roots) {
+    /** @return the kit properties under the roots, not counting those of a suite inside them (a run of its own) */
+    private static int countKitProperties(TestPlan plan, Iterable<TestIdentifier> roots) {
+        int n = 0;
         Deque<TestIdentifier> todo = new ArrayDeque<>();
         roots.forEach(todo::add);
         java.util.Set<TestIdentifier> rootSet = new java.util.HashSet<>(todo);
@@ -148,7 +152,7 @@ public final class ConfigCapture implements TestExecutionListener {
                 try {
                     Method m = ms.getJavaMethod();
                     if (!KitLifecycle.ruleIds(m).isEmpty()) {
-                        return true;
+                        n++;
                     }
                 } catch (RuntimeException | LinkageError e) {
                     // not a method we can load: not a kit property
@@ -156,6 +160,6 @@ public final class ConfigCapture implements TestExecutionListener {
             }
             todo.addAll(plan.getChildren(id));
         }
-        return false;
+        return n;
     }
 }

@@ -120,6 +120,11 @@ public final class CurrentProperty {
         }
     }
 
+    /** @return true when a try of the running property has failed (the tries after it are shrinking steps) */
+    static boolean hasFalsified() {
+        return shrinkSteps >= 0;
+    }
+
     /** @return the shrinking steps run so far (counting the one about to run), or -1 when the property has not failed */
     static int nextShrinkStep() {
         return shrinkSteps < 0 ? -1 : ++shrinkSteps;

@@ -87,6 +87,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             }
             String reason = SETUP_ERROR + setup.get() + " (reported by " + reporter + ")";
             RunLedger.record(new RunLedger.PropertyRecord(ruleIds, id, "SKIPPED", 0, 0, "", 0, reason, null, ""));
+            TimeBudget.skipped();
             return SkipResult.skip(reason);
         }
         for (String id : ruleIds) {
@@ -104,6 +105,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
                 String reason = NOT_APPLICABLE + id + ": " + missing.get();
                 RunLedger.record(new RunLedger.PropertyRecord(ruleIds, propertyId(method.get()), "SKIPPED", 0, 0,
                         "", 0, reason, null, ""));
+                TimeBudget.skipped();
                 return SkipResult.skip(reason);
             }
         }
@@ -140,6 +142,8 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         CurrentProperty.skipShrinking(false);
         Refusals.reset();
         CurrentProperty.resetShrinking();
+        // the property's share of the run's time budget, if any (issue 20, item 6); a bad budget fails the property
+        TimeBudget.claim();
         long start = System.nanoTime();
         PropertyExecutionResult executed;
         try {
@@ -155,6 +159,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             QuietWatch.reset();
             CurrentProperty.skipShrinking(false);
             CurrentProperty.clear();
+            TimeBudget.endProperty();
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         PropertyExecutionResult result = judgedFloor(executed, Refusals.count());
@@ -166,9 +171,12 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         PropertyExecutionResult ended = result;
         String sample = ended.shrunkSample().map(s -> s.parameters().toString())
                 .or(() -> ended.originalSample().map(s -> s.parameters().toString())).orElse("");
+        // a property that passed with fewer tries because its share of the time budget ran out says so
+        String passNote = result.status() == PropertyExecutionResult.Status.SUCCESSFUL && TimeBudget.limited()
+                ? TimeBudget.limitedMessage(executed.countTries(), tries) : "";
         RunLedger.record(new RunLedger.PropertyRecord(ruleIds(method), id, result.status().name(),
                 executed.countTries(), executed.countChecks(), result.seed().orElse(""), millis,
-                aborted ? abortReason : failure == null ? "" : String.valueOf(failure.getMessage()), failure, sample));
+                aborted ? abortReason : failure == null ? passNote : String.valueOf(failure.getMessage()), failure, sample));
         return result;
     }
 
@@ -213,6 +221,11 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             if (CurrentProperty.tryReachedBound()) {
                 CurrentProperty.skipShrinking(true);
             }
+        } else if (result.isSatisfied() && !result.shouldPropertyFinishEarly() && !CurrentProperty.hasFalsified()
+                && TimeBudget.shareSpent()) {
+            // the property's share of the time budget ran out: it ends with the tries done so far, every one of them
+            // judged as usual (jqwik's own early end; the property passes with fewer tries, marked budget-limited)
+            return TryExecutionResult.satisfied(true).withFootnotes(result.footnotes());
         }
         return result;
     }

@@ -224,6 +224,16 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
         }
 
         /**
+         * @return true when the run's time budget ({@code --time-budget}, issue 20) made one of its properties run fewer
+         *     tries than the profile's (it passed with the tries done) or stopped it unfinished: its note (the first
+         *     line of {@code message}) starts with {@code budget-limited: }
+         */
+        @com.fasterxml.jackson.annotation.JsonProperty(value = "budgetLimited", access = com.fasterxml.jackson.annotation.JsonProperty.Access.READ_ONLY)
+        public boolean budgetLimited() {
+            return org.ndktck.tck.harness.TimeBudget.isLimited(message);
+        }
+
+        /**
          * @return tries of its properties that were discarded, summed: an allowed refusal of a call the try needed
          *     (STATUS_INSUFFICIENT_RESOURCES, see {@code org.ndktck.tck.harness.Refusals}) or another assumption (issue 22)
          */
@@ -268,6 +278,16 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
         @com.fasterxml.jackson.annotation.JsonProperty(value = "judgedTries", access = com.fasterxml.jackson.annotation.JsonProperty.Access.READ_ONLY)
         public int judgedTries() {
             return checks;
+        }
+
+        /**
+         * @return true when the run's time budget ({@code --time-budget}, issue 20) ended it before its profile's tries
+         *     (it passed with {@code tries} tries) or stopped it unfinished: its {@code message} starts with
+         *     {@code budget-limited: }
+         */
+        @com.fasterxml.jackson.annotation.JsonProperty(value = "budgetLimited", access = com.fasterxml.jackson.annotation.JsonProperty.Access.READ_ONLY)
+        public boolean budgetLimited() {
+            return message != null && message.startsWith(org.ndktck.tck.harness.TimeBudget.LIMITED);
         }
 
         /** @return its tries that were discarded (an allowed refusal or another assumption; issue 22) */

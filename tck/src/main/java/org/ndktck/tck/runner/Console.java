@@ -182,7 +182,7 @@ public final class Console implements KitExecution.Progress {
             out.println(head + "NOTE");
             int noteWidth = Math.max(40, TABLE_WIDTH - head.length());
             for (RunReport.RuleReport x : rows) {
-                String note = x.verdict().equals("PASS") ? "" : withoutRulePrefix(x.id(), firstLine(x.message()));
+                String note = x.verdict().equals("PASS") && !x.budgetLimited() ? "" : withoutRulePrefix(x.id(), firstLine(x.message()));
                 List<String> parts = wrap(note, noteWidth, 3);
                 out.printf(Locale.ROOT, "%-" + w + "s  %-11s  %-14s  %8d  %7.2fs  %s%n", x.id(), x.strength().replace('_', ' '),
                         x.verdict(), x.tries(), x.durationMillis() / 1000.0, parts.isEmpty() ? "" : parts.get(0));

@@ -15,6 +15,7 @@ import org.junit.platform.reporting.legacy.xml.LegacyXmlReportGeneratingListener
 import org.ndktck.tck.RunLedger;
 import org.ndktck.tck.harness.ProviderUnderTest;
 import org.ndktck.tck.harness.TckConfig;
+import org.ndktck.tck.harness.TimeBudget;
 
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -37,6 +38,8 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPacka
  *       saying so) and the remaining properties run on a fresh launcher thread, so a stuck provider costs
  *       one property, not the run;</li>
  *   <li>an overall deadline (used by {@code selftest}, one per fault) abandons the whole execution;</li>
+ *   <li>the hard end of the run's time budget ({@link TimeBudget}, configuration parameter {@value TimeBudget#KEY})
+ *       ends the whole execution too; the property then running is reported ABORTED as budget-limited;</li>
  *   <li>a crash of a property, of its class or of the engine becomes a FAILED outcome carrying the
  *       exception; properties that never ran are reported as such, never silently dropped.</li>
  * </ul>
@@ -103,6 +106,7 @@ public final class KitExecution {
         Map<String, PropertyOutcome> outcomes = new LinkedHashMap<>();
         List<String> notes = new ArrayList<>();
         boolean deadlineHit = false;
+        boolean budgetHit = false;
         RunLedger.reset();
         Set<String> planned = new HashSet<>();
         r.planned().forEach(p -> planned.add(p.uniqueId()));
@@ -110,6 +114,11 @@ public final class KitExecution {
             if (r.ruleTags().isEmpty() || r.planned().isEmpty()) {
                 return new Result(List.of(), List.of(), notes, false, 0);
             }
+            // the hard end of the run's time budget, if any (issue 20, item 6), in milliseconds since the epoch
+            java.util.function.Function<String, Optional<String>> params = k -> Optional.ofNullable(r.parameters().get(k));
+            Optional<Long> budget = TimeBudget.budgetMillis(params);
+            long hardEnd = budget.map(b -> TimeBudget.startMillis(params).orElse(System.currentTimeMillis()) + b)
+                    .orElse(Long.MAX_VALUE);
             int attempt = 0;
             while (true) {
                 attempt++;
@@ -145,6 +154,23 @@ public final class KitExecution {
                         thread.interrupt();
                         break;
                     }
+                    if (System.currentTimeMillis() >= hardEnd) {
+                        listener.abandon();
+                        budgetHit = true;
+                        if (cur != null) {
+                            PropertyOutcome o = new PropertyOutcome(cur.info, "ABORTED", 0, 0, "", (now - cur.startNanos) / 1_000_000,
+                                    TimeBudget.LIMITED + "the run's time budget of " + budget.get() / 1000.0 + " s ran out while this"
+                                            + " property ran; the runner stopped it unfinished, so its rules were not judged",
+                                    null, "", (now - start) / 1_000_000);
+                            listener.outcomes.put(cur.info.uniqueId(), o);
+                            r.progress().finished(o);
+                        }
+                        notes.add("time budget of " + budget.get() / 1000.0 + " s reached: the runner stopped the run"
+                                + (cur == null ? "" : " (" + cur.info.propertyId() + " unfinished)")
+                                + "; properties not yet started did not run");
+                        thread.interrupt();
+                        break;
+                    }
                     if (cur != null && (now - cur.startNanos) / 1_000_000 > r.propertyTimeoutMillis()) {
                         listener.abandon();
                         PropertyOutcome o = timedOut(cur, start, now, "property did not finish within "
@@ -162,7 +188,7 @@ public final class KitExecution {
                 if (listener.engineError != null) {
                     notes.add("the JUnit Platform launcher failed: " + listener.engineError);
                 }
-                if (!restart || deadlineHit) {
+                if (!restart || deadlineHit || budgetHit) {
                     break;
                 }
             }
@@ -171,6 +197,7 @@ public final class KitExecution {
         } finally {
             // leave the kit's static configuration as a plain JVM has it, so later runs in this JVM start clean
             TckConfig.useParameters(k -> Optional.empty());
+            TimeBudget.endRun();
             ProviderUnderTest.reset();
         }
     }

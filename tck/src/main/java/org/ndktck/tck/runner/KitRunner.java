@@ -6,6 +6,7 @@ import org.ndktck.spec.rules.RuleCatalog;
 import org.ndktck.tck.harness.ProviderUnderTest;
 import org.ndktck.tck.harness.SettingKeys;
 import org.ndktck.tck.harness.TckConfig;
+import org.ndktck.tck.harness.TimeBudget;
 import org.ndktck.tck.report.ReportWriter;
 import org.ndktck.tck.report.RunReport;
 import org.ndktck.tck.report.Summaries;
@@ -54,11 +55,40 @@ public final class KitRunner {
      * @param kitPackage            the package of properties to run
      * @param propertyTimeoutMillis the bound of one property, or null for the default
      * @param today                 the date exclusions are judged against
+     * @param timeBudgetMillis      the time budget of the whole run ({@code --time-budget}, {@link TimeBudget}), in
+     *                              milliseconds, or null for none
      */
     public record Options(String provider, List<Path> providerJars, Map<String, String> settings, String rules,
                           TckConfig.Profile profile, Integer tries, Long seed, double timeoutFactor, boolean strict,
                           Path exclusions, Shard shard, Path reportDir, String kitPackage, Long propertyTimeoutMillis,
-                          LocalDate today) {
+                          LocalDate today, Long timeBudgetMillis) {
+        /**
+         * Options without a time budget (as before issue 20).
+         *
+         * @param provider              provider short name or class name
+         * @param providerJars          jars or class directories of the provider and its dependencies
+         * @param settings              provider settings as given, in order
+         * @param rules                 comma-separated IDs or globs, or null for every rule
+         * @param profile               smoke, standard or deep
+         * @param tries                 tries per property overriding the profile, or null
+         * @param seed                  the run seed, or null for a random one
+         * @param timeoutFactor         multiplies every time bound, &gt; 0
+         * @param strict                whether ADVISORY fails the run
+         * @param exclusions            exclusions file, or null
+         * @param shard                 the shard to run, or null
+         * @param reportDir             where reports go
+         * @param kitPackage            the package of properties to run
+         * @param propertyTimeoutMillis the bound of one property, or null for the default
+         * @param today                 the date exclusions are judged against
+         */
+        public Options(String provider, List<Path> providerJars, Map<String, String> settings, String rules,
+                       TckConfig.Profile profile, Integer tries, Long seed, double timeoutFactor, boolean strict,
+                       Path exclusions, Shard shard, Path reportDir, String kitPackage, Long propertyTimeoutMillis,
+                       LocalDate today) {
+            this(provider, providerJars, settings, rules, profile, tries, seed, timeoutFactor, strict, exclusions, shard,
+                    reportDir, kitPackage, propertyTimeoutMillis, today, null);
+        }
+
         /** Copies collections, fills defaults. */
         public Options {
             providerJars = providerJars == null ? List.of() : List.copyOf(providerJars);
@@ -72,6 +102,10 @@ public final class KitRunner {
             }
             if (tries != null && tries < 1) {
                 throw new UsageException("bad --tries " + tries + ": must be at least 1", "use e.g. --tries 100");
+            }
+            if (timeBudgetMillis != null && timeBudgetMillis < 1000) {
+                throw new UsageException("bad --time-budget " + timeBudgetMillis / 1000.0 + ": must be at least 1 second",
+                        "use e.g. --time-budget 60 for a run of at most a minute");
             }
         }
     }
@@ -193,6 +227,10 @@ public final class KitRunner {
             p.put(TckConfig.TRIES, Integer.toString(o.tries()));
         }
         p.put(TckConfig.TIMEOUT_FACTOR, Double.toString(o.timeoutFactor()));
+        if (o.timeBudgetMillis() != null) {
+            p.put(TimeBudget.KEY, Double.toString(o.timeBudgetMillis() / 1000.0));
+            p.put(TimeBudget.START, Long.toString(budgetStart()));
+        }
         p.put(org.ndktck.tck.harness.ConfigCapture.PRINT_SEED, "false");
         p.put(PlatformReports.REPORTS, "false"); // the runner writes its reports itself
         p.put("jqwik.reporting.onlyfailures", "true");
@@ -204,6 +242,26 @@ public final class KitRunner {
         p.put("jqwik.shrinking.bounded.seconds", Long.toString(Math.max(1, Math.round(SHRINKING_SECONDS * o.timeoutFactor()))));
         return p;
     }
+
+    /**
+     * @return when the time budget of a command line run starts, in milliseconds since the epoch: the system property
+     *     {@code ndk.tck.timeBudgetStart} when a parent run hands it to its worker JVM, else this JVM's start (so the budget bounds
+     *     the command's wall time)
+     */
+    static long budgetStart() {
+        String given = System.getProperty(TimeBudget.START);
+        if (given != null && !given.isBlank()) {
+            try {
+                return Long.parseLong(given.trim());
+            } catch (NumberFormatException e) {
+                // fall back to this JVM's start
+            }
+        }
+        return java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
+    }
+
+    /** Start of the message of a property that was running when the run was stopped (SIGTERM, SIGINT). */
+    public static final String INTERRUPTED = "interrupted: ";
 
     /** A validated run, ready to execute. */
     public static final class Prepared {
@@ -318,6 +376,11 @@ public final class KitRunner {
                     + (options.tries() != null ? options.tries() + " tries per property (--tries)"
                     : "up to " + options.profile().tries() + " tries per property")
                     + ", timeout factor " + options.timeoutFactor() + (options.strict() ? ", strict (ADVISORY fails)" : ""));
+            if (options.timeBudgetMillis() != null) {
+                l.add("time budget  " + seconds(options.timeBudgetMillis()) + " s for the whole run: tries are spread over the "
+                        + planned.size() + " " + Console.plural(planned.size(), "property", "properties")
+                        + "; a property whose share runs out ends early and is marked budget-limited");
+            }
             String sel = selected.size() + " of " + catalog.rules().size() + " rules selected"
                     + (options.rules() == null ? "" : " by --rules " + options.rules())
                     + (options.shard() == null ? "" : " in shard " + options.shard())
@@ -330,6 +393,10 @@ public final class KitRunner {
             excluded.forEach((id, e) -> l.add("exclusion    " + id + " excluded until " + e.expires() + ": " + e.reason()));
             l.add("report dir   " + options.reportDir());
             return l;
+        }
+
+        private static String seconds(long millis) {
+            return millis % 1000 == 0 ? Long.toString(millis / 1000) : Double.toString(millis / 1000.0);
         }
 
         /**
@@ -391,15 +458,19 @@ public final class KitRunner {
             // if the JVM is stopped (Ctrl-C) before the run ends, a shutdown hook writes what finished so far
             List<PropertyOutcome> finished = java.util.Collections.synchronizedList(new ArrayList<>());
             java.util.concurrent.atomic.AtomicBoolean written = new java.util.concurrent.atomic.AtomicBoolean();
+            // properties started and not yet finished, with their start: a stopped run reports them as unfinished
+            Map<String, Map.Entry<PropertyInfo, Long>> inFlight = new java.util.concurrent.ConcurrentHashMap<>();
             KitExecution.Progress tracking = new KitExecution.Progress() {
                 @Override
                 public void started(PropertyInfo property) {
+                    inFlight.put(property.uniqueId(), Map.entry(property, System.nanoTime()));
                     progress.started(property);
                 }
 
                 @Override
                 public void finished(PropertyOutcome outcome) {
                     finished.add(outcome);
+                    inFlight.remove(outcome.property().uniqueId());
                     progress.finished(outcome);
                 }
 
@@ -414,9 +485,17 @@ public final class KitRunner {
                     synchronized (finished) {
                         soFar = new ArrayList<>(finished);
                     }
+                    long now = System.nanoTime();
+                    List<String> why = new ArrayList<>(List.of("the run was interrupted; the verdicts cover the properties that finished"));
+                    for (Map.Entry<PropertyInfo, Long> e : inFlight.values()) {
+                        // the property running when the run was stopped (SIGTERM, Ctrl-C): unfinished, its rules not judged
+                        soFar.add(new PropertyOutcome(e.getKey(), "ABORTED", 0, 0, "", (now - e.getValue()) / 1_000_000,
+                                INTERRUPTED + "the run was stopped while this property ran, so its rules were not judged",
+                                null, "", (now - start) / 1_000_000));
+                        why.add(e.getKey().propertyId() + " was running when the run was stopped");
+                    }
                     KitExecution.Result partial = new KitExecution.Result(soFar, org.ndktck.tck.RunLedger.advisories(),
-                            List.of("the run was interrupted; the verdicts cover the properties that finished"), false,
-                            (System.nanoTime() - start) / 1_000_000);
+                            why, false, (now - start) / 1_000_000);
                     try {
                         ReportWriter.write(report(partial, List.of(), startedAt, partial.wallMillis()), options.reportDir(), fullReports);
                     } catch (IOException | RuntimeException e) {
@@ -478,6 +557,12 @@ public final class KitRunner {
                 notes.addAll(result.notes());
             }
             notes.addAll(extraNotes);
+            if (options.timeBudgetMillis() != null) {
+                long limited = outcomes.stream().filter(o -> TimeBudget.isLimited(o.message())).count();
+                notes.add("time budget of " + seconds(options.timeBudgetMillis()) + " s: " + limited + " of " + planned.size()
+                        + " " + Console.plural(planned.size(), "property", "properties") + " budget-limited (fewer tries than the "
+                        + "profile's, or stopped unfinished; report.json budgetLimited)");
+            }
             ProviderLoader.AdapterInfoResult info = adapterInfo();
             List<RunReport.RuleReport> rules = Verdicts.compute(catalog, selected, excluded, byRule, outcomes,
                     result == null ? List.of() : result.advisories(), this::replay,

@@ -167,7 +167,7 @@ final class ParallelRun {
             }
             KitRunner.Options mine = new KitRunner.Options(o.provider(), o.providerJars(), o.settings(), o.rules(), o.profile(),
                     o.tries(), whole.seed(), o.timeoutFactor(), o.strict(), o.exclusions(), workerShard(o.shard(), 1, workers),
-                    dirs.get(0), o.kitPackage(), o.propertyTimeoutMillis(), o.today());
+                    dirs.get(0), o.kitPackage(), o.propertyTimeoutMillis(), o.today(), o.timeBudgetMillis());
             RunReport first = KitRunner.prepare(mine).execute(console, 0, true);
             exits[0] = first.exitCode();
             int i = 0;
@@ -241,6 +241,10 @@ final class ParallelRun {
         if (given.stream().noneMatch(a -> a.startsWith("-XX:+Use") && a.endsWith("GC"))) {
             c.add("-XX:+UseSerialGC");
         }
+        if (o.timeBudgetMillis() != null) {
+            // the worker's budget is the run's: counted from the start of this (the parent's) command
+            c.add("-D" + org.ndktck.tck.harness.TimeBudget.START + "=" + KitRunner.budgetStart());
+        }
         c.add("-cp");
         c.add(System.getProperty("java.class.path"));
         c.add(NdkTckCommand.class.getName());
@@ -283,6 +287,10 @@ final class ParallelRun {
         if (o.propertyTimeoutMillis() != null) {
             c.add("--property-timeout");
             c.add(Double.toString(o.propertyTimeoutMillis() / 1000.0));
+        }
+        if (o.timeBudgetMillis() != null) {
+            c.add("--time-budget");
+            c.add(Double.toString(o.timeBudgetMillis() / 1000.0));
         }
         c.add("--shard");
         c.add(shard.toString());

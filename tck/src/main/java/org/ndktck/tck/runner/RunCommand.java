@@ -19,7 +19,8 @@ import java.util.concurrent.Callable;
                 + "report.json, report.html and JUnit XML into the report directory.", ""},
         footer = {"", "Exit codes: 0 no rule failed, 1 a rule failed (or ADVISORY with --strict), 2 usage or setup error, 3 internal error of the kit.",
                 "Examples:", "  ./ndk-tck run", "  ./ndk-tck run --set completion=pending --rules 'MR-FR-*' --seed 42",
-                "  ./ndk-tck run --provider my-provider --provider-jar my-provider.jar --profile deep"})
+                "  ./ndk-tck run --provider my-provider --provider-jar my-provider.jar --profile deep",
+                "  ./ndk-tck run --provider legal:slow-completion --time-budget 60"})
 public final class RunCommand implements Callable<Integer> {
     @ParentCommand
     NdkTckCommand parent;
@@ -66,6 +67,14 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--shard", paramLabel = "I/N", description = "Run shard I of N (1-based); combine shards with 'merge'.")
     String shard;
 
+    @Option(names = "--time-budget", paramLabel = "SECONDS", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Bound the whole run to about this many seconds (counted from the command's start): the tries are "
+                    + "spread over the selected properties, a property whose share runs out ends early with the tries done "
+                    + "(PASS with fewer tries, noted 'budget-limited' in the table and report.json budgetLimited), and at the "
+                    + "budget's end the run stops and writes its report. For a slow provider. Default: ndk.tck.timeBudget, "
+                    + "else none (every property runs its profile's tries).")
+    Double timeBudgetSeconds;
+
     @Option(names = "--jobs", paramLabel = "N", showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Workers that run the selected rules in parallel (worker 1 in this JVM, the others in child JVMs; "
                     + "the verdicts equal those of --jobs 1 with the same seed). Default: ndk.tck.jobs, else the number of "
@@ -96,12 +105,31 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--today", hidden = true, description = "The date exclusions are judged against (YYYY-MM-DD).")
     LocalDate today;
 
+    /**
+     * @return the time budget in milliseconds: {@code --time-budget}, else the system property {@value
+     *     org.ndktck.tck.harness.TimeBudget#KEY} (seconds), else null
+     * @throws UsageException for a value that is not a positive number
+     */
+    private Long budgetMillis() {
+        String text = timeBudgetSeconds != null ? Double.toString(timeBudgetSeconds)
+                : System.getProperty(org.ndktck.tck.harness.TimeBudget.KEY);
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            return org.ndktck.tck.harness.TimeBudget.parseSeconds("--time-budget", text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage(), "use e.g. --time-budget 60 for a run of at most a minute");
+        }
+    }
+
     @Override
     public Integer call() {
         KitRunner.Options o = new KitRunner.Options(provider, providerJars, Converters.settings(settings),
                 rules == null ? null : String.join(",", rules), profile, tries, seed, timeoutFactor, strict, exclusions,
                 shard == null ? null : Shard.parse(shard), reportDir, kitPackage,
-                propertyTimeoutSeconds == null ? null : Math.max(1, Math.round(propertyTimeoutSeconds * 1000)), today);
+                propertyTimeoutSeconds == null ? null : Math.max(1, Math.round(propertyTimeoutSeconds * 1000)), today,
+                budgetMillis());
         int requested = ParallelRun.jobs(jobs);
         KitRunner.Prepared p = KitRunner.prepare(o);
         int workers = Math.min(requested, p.runRules().size());

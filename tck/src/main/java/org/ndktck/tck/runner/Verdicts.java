@@ -7,6 +7,7 @@ import org.ndktck.spec.rules.Strength;
 import org.ndktck.tck.RunLedger;
 import org.ndktck.tck.Verdict;
 import org.ndktck.tck.harness.KitLifecycle;
+import org.ndktck.tck.harness.TimeBudget;
 import org.ndktck.tck.report.RunReport;
 import org.ndktck.tck.report.Summaries;
 
@@ -189,9 +190,13 @@ public final class Verdicts {
                     .distinct().reduce((a, b) -> a + "\n" + b).orElse("");
         } else if (own.stream().anyMatch(PropertyOutcome::passed)) {
             verdict = Verdict.PASS;
-            List<String> skipped = own.stream().filter(o -> !o.passed()).map(o -> o.property().propertyId() + ": "
-                    + (o.message() == null ? o.status() : o.message())).toList();
-            message = skipped.isEmpty() ? null : String.join("\n", skipped);
+            // issue 20, item 6: a property that passed with fewer tries because of the time budget is named first
+            List<String> notes = new ArrayList<>(own.stream().filter(o -> o.passed() && TimeBudget.isLimited(o.message()))
+                    .map(o -> TimeBudget.LIMITED + o.property().propertyId() + ": "
+                            + o.message().substring(TimeBudget.LIMITED.length())).toList());
+            own.stream().filter(o -> !o.passed()).map(o -> o.property().propertyId() + ": "
+                    + (o.message() == null ? o.status() : o.message())).forEach(notes::add);
+            message = notes.isEmpty() ? null : String.join("\n", notes);
         } else if (!own.isEmpty() && own.stream().allMatch(PropertyOutcome::notApplicable)) {
             verdict = Verdict.NOT_APPLICABLE;
             // the skip reason is "NOT_APPLICABLE: ID: why"; the report row names the rule already
@@ -203,7 +208,9 @@ public final class Verdicts {
             message = gate(notApplicable, rule).get();
         } else if (!own.isEmpty()) {
             verdict = Verdict.UNTESTED;
-            message = "no property completed: " + own.stream().map(o -> o.property().propertyId() + " " + o.status()
+            message = (own.stream().anyMatch(o -> TimeBudget.isLimited(o.message()))
+                    ? TimeBudget.LIMITED + "the run's time budget ran out before its properties completed\n" : "")
+                    + "no property completed: " + own.stream().map(o -> o.property().propertyId() + " " + o.status()
                     + (o.message() == null || o.message().isBlank() ? "" : " (" + o.message() + ")")).toList();
         } else if (!props.isEmpty()) {
             verdict = Verdict.UNTESTED;

@@ -1,0 +1,218 @@
+package org.ndktck.tck.harness;
+
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * The time budget of a kit run (issue 20, item 6): {@code ./ndk-tck run --time-budget SECONDS}, or the
+ * configuration parameter (or system property) {@value #KEY} in a provider's own build. The budget bounds the
+ * whole run; its tries are spread over the run's properties:
+ * <ul>
+ *   <li>when a property starts it gets a share of what is left of the budget: the time until the soft end
+ *       ({@value #SOFT_PERCENT} % of the budget after its start) divided by the properties not yet started, so
+ *       time a quick property leaves unused goes to the properties after it;</li>
+ *   <li>after each try that passed, a property whose share has run out ends at once, with the tries done so far
+ *       ({@code TryExecutionResult.satisfied(true)}: jqwik's own early end, which keeps every result). It is
+ *       <i>budget-limited</i>: when it passed, its rule is PASS with fewer tries, and the record's message starts
+ *       with {@value #LIMITED}, which the reports show (report.json {@code budgetLimited}). A property that has
+ *       failed is never cut short while it shrinks (its shrinking has its own bounds);</li>
+ *   <li>the runner ends the whole run at the hard end (the budget itself, counted from the run's start); the
+ *       property then running is reported as budget-limited and not judged, the properties not yet started as not
+ *       run.</li>
+ * </ul>
+ * The budget is counted from the run's start: {@value #START} (milliseconds since the epoch, which the command
+ * line runner sets to its JVM's start, so the budget bounds the command's wall time, and hands to its worker JVMs),
+ * else the start of the test plan (or {@code @Suite}) that holds the properties.
+ */
+public final class TimeBudget {
+    /** Configuration parameter and system property of the budget, in seconds (a positive number). */
+    public static final String KEY = "ndk.tck.timeBudget";
+    /** Configuration parameter and system property of the run's start, in milliseconds since the epoch (set by the runner). */
+    public static final String START = "ndk.tck.timeBudgetStart";
+    /** Start of the message of a property (and of a rule's note) that ran fewer tries because of the budget. */
+    public static final String LIMITED = "budget-limited: ";
+    /** Percentage of the budget the properties' shares are cut from; the rest is a margin for the last tries and the report. */
+    public static final int SOFT_PERCENT = 90;
+
+    /** The budget in force: its start and length in milliseconds, and the properties not yet started. */
+    private record Run(long startMillis, long budgetMillis, AtomicInteger remaining) {
+    }
+
+    private static volatile Run run;
+    private static volatile String error;
+    /** The share of the property running now: its end in milliseconds since the epoch, or Long.MAX_VALUE. */
+    private static volatile long propertyEnd = Long.MAX_VALUE;
+    private static volatile long propertyShare;
+    private static volatile boolean limited;
+
+    private TimeBudget() {
+    }
+
+    /**
+     * Reads the budget of a run.
+     *
+     * @param parameters the run's configuration parameters (system properties are looked up where a key is absent)
+     * @return the budget in milliseconds, or empty when none is set
+     * @throws IllegalArgumentException when the value is not a positive number of seconds (the message names the key)
+     */
+    public static Optional<Long> budgetMillis(Function<String, Optional<String>> parameters) {
+        Optional<String> text = lookup(parameters, KEY);
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(parseSeconds(KEY, text.get()));
+    }
+
+    /**
+     * @param what  the option or key, for the message
+     * @param text  a number of seconds
+     * @return it in milliseconds, at least 1
+     * @throws IllegalArgumentException when it is not a positive finite number
+     */
+    public static long parseSeconds(String what, String text) {
+        double s;
+        try {
+            s = Double.parseDouble(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(what + " must be a positive number of seconds, got '" + text + "'");
+        }
+        if (!(s > 0) || Double.isInfinite(s)) {
+            throw new IllegalArgumentException(what + " must be a positive number of seconds, got '" + text + "'");
+        }
+        return Math.max(1, Math.round(s * 1000));
+    }
+
+    /**
+     * @param parameters the run's configuration parameters
+     * @return the run's start in milliseconds since the epoch, when {@value #START} gives it
+     */
+    public static Optional<Long> startMillis(Function<String, Optional<String>> parameters) {
+        return lookup(parameters, START).map(s -> {
+            try {
+                return Long.parseLong(s.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(START + " must be milliseconds since the epoch, got '" + s + "'");
+            }
+        });
+    }
+
+    private static Optional<String> lookup(Function<String, Optional<String>> parameters, String key) {
+        Optional<String> v = parameters.apply(key);
+        if (v.isEmpty()) {
+            v = Optional.ofNullable(System.getProperty(key));
+        }
+        return v.filter(s -> !s.isBlank());
+    }
+
+    /**
+     * Starts the budget of a run (a test plan, or a suite inside one), or none when the parameters set no budget.
+     * Called by {@link ConfigCapture}.
+     *
+     * @param parameters the run's configuration parameters
+     * @param properties the kit properties the run holds
+     */
+    static void startRun(Function<String, Optional<String>> parameters, int properties) {
+        run = null;
+        error = null;
+        endProperty();
+        try {
+            Optional<Long> budget = budgetMillis(parameters);
+            if (budget.isPresent()) {
+                long start = startMillis(parameters).orElse(System.currentTimeMillis());
+                run = new Run(start, budget.get(), new AtomicInteger(Math.max(1, properties)));
+            }
+        } catch (IllegalArgumentException e) {
+            error = e.getMessage();
+        }
+    }
+
+    /** Ends the budget (the run is over). */
+    public static void endRun() {
+        run = null;
+        error = null;
+        endProperty();
+    }
+
+    /** A property skipped before it ran (not applicable, setup error): it needs no share. */
+    static void skipped() {
+        Run r = run;
+        if (r != null) {
+            r.remaining().updateAndGet(n -> Math.max(1, n - 1));
+        }
+    }
+
+    /**
+     * Gives the property that starts its share of the budget.
+     *
+     * @throws IllegalArgumentException when the budget's configuration is bad (the property fails with the message)
+     */
+    static void claim() {
+        limited = false;
+        String e = error;
+        if (e != null) {
+            throw new IllegalArgumentException(e);
+        }
+        Run r = run;
+        if (r == null) {
+            propertyEnd = Long.MAX_VALUE;
+            propertyShare = 0;
+            return;
+        }
+        long now = System.currentTimeMillis();
+        long softEnd = r.startMillis() + r.budgetMillis() * SOFT_PERCENT / 100;
+        int n = Math.max(1, r.remaining().getAndUpdate(k -> Math.max(1, k - 1)));
+        long share = Math.max(0, softEnd - now) / n;
+        propertyShare = share;
+        propertyEnd = now + share;
+    }
+
+    /** Forgets the running property's share. */
+    static void endProperty() {
+        propertyEnd = Long.MAX_VALUE;
+    }
+
+    /**
+     * Called after a try that passed: when the running property's share has run out it is marked budget-limited.
+     *
+     * @return true when the property must end now, with the tries done so far
+     */
+    static boolean shareSpent() {
+        if (propertyEnd == Long.MAX_VALUE || System.currentTimeMillis() < propertyEnd) {
+            return false;
+        }
+        limited = true;
+        return true;
+    }
+
+    /** @return true when the running (or last) property was ended by its share of the budget */
+    static boolean limited() {
+        return limited;
+    }
+
+    /**
+     * @param done    tries run
+     * @param planned tries the profile gives the property
+     * @return the message of a property that passed with fewer tries because of the budget
+     */
+    static String limitedMessage(int done, int planned) {
+        return LIMITED + done + " of " + planned + " tries ran before the property's share of the time budget ("
+                + String.format(java.util.Locale.ROOT, "%.1f", propertyShare / 1000.0) + " s) ran out";
+    }
+
+    /**
+     * @param message a property's or rule's message, or null
+     * @return true when a line of it starts with {@value #LIMITED}
+     */
+    public static boolean isLimited(String message) {
+        if (message == null) {
+            return false;
+        }
+        for (String line : message.split("\n")) {
+            if (line.startsWith(LIMITED)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
