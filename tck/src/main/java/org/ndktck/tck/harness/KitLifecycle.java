@@ -143,7 +143,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         Refusals.reset();
         CurrentProperty.resetShrinking();
         // the property's share of the run's time budget, if any (issue 20, item 6); a bad budget fails the property
-        TimeBudget.claim();
+        long claim = TimeBudget.claim();
         long start = System.nanoTime();
         PropertyExecutionResult executed;
         try {
@@ -159,7 +159,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             QuietWatch.reset();
             CurrentProperty.skipShrinking(false);
             CurrentProperty.clear();
-            TimeBudget.endProperty();
+            TimeBudget.endProperty(claim);
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         PropertyExecutionResult result = judgedFloor(executed, Refusals.count());
@@ -218,6 +218,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         TryExecutionResult result = aTry.execute(parameters);
         if (result.isFalsified()) {
             CurrentProperty.falsified();
+            TimeBudget.propertyFailed();
             if (CurrentProperty.tryReachedBound()) {
                 CurrentProperty.skipShrinking(true);
             }

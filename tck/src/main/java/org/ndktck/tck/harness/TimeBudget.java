@@ -145,10 +145,12 @@ public final class TimeBudget {
     /**
      * Gives the property that starts its share of the budget.
      *
+     * @return the claim, for {@link #endProperty(long)}
      * @throws IllegalArgumentException when the budget's configuration is bad (the property fails with the message)
      */
-    static void claim() {
+    static long claim() {
         limited = false;
+        long gen = GENERATION.incrementAndGet();
         String e = error;
         if (e != null) {
             throw new IllegalArgumentException(e);
@@ -157,7 +159,7 @@ public final class TimeBudget {
         if (r == null) {
             propertyEnd = Long.MAX_VALUE;
             propertyShare = 0;
-            return;
+            return gen;
         }
         long now = System.currentTimeMillis();
         long softEnd = r.startMillis() + r.budgetMillis() * SOFT_PERCENT / 100;
@@ -165,10 +167,24 @@ public final class TimeBudget {
         long share = Math.max(0, softEnd - now) / n;
         propertyShare = share;
         propertyEnd = now + share;
+        return gen;
     }
 
-    /** Forgets the running property's share. */
-    static void endProperty() {
+    /** Counts claims, so a property the runner abandoned cannot end the share of the one after it. */
+    private static final java.util.concurrent.atomic.AtomicLong GENERATION = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * Forgets the running property's share.
+     *
+     * @param claim what {@link #claim} returned for the property that ends
+     */
+    static void endProperty(long claim) {
+        if (GENERATION.get() == claim) {
+            propertyEnd = Long.MAX_VALUE;
+        }
+    }
+
+    private static void endProperty() {
         propertyEnd = Long.MAX_VALUE;
     }
 
@@ -183,6 +199,45 @@ public final class TimeBudget {
         }
         limited = true;
         return true;
+    }
+
+    /**
+     * A try of the running property failed: from now on it is never cut short, neither by its share nor by the runner
+     * (its shrinking has its own bounds, and its failure must be reported).
+     */
+    static void propertyFailed() {
+        propertyEnd = Long.MAX_VALUE;
+    }
+
+    /**
+     * @return the end of the running property's share in milliseconds since the epoch, or {@link Long#MAX_VALUE}
+     *     when no budget is set, no property runs or the property has failed (the runner abandons a property that
+     *     overruns its share by far, {@link #overrunMillis})
+     */
+    public static long propertyEndMillis() {
+        return propertyEnd;
+    }
+
+    /**
+     * @return how long the runner lets a property run past the end of its share (a try that does not end, for example
+     *     one try of a scale property against a slow provider) before it abandons it and goes on: its share, at least
+     *     two seconds
+     */
+    public static long overrunMillis() {
+        return Math.max(2000, propertyShare);
+    }
+
+    /** @return the running (or last) property's share of the budget in milliseconds */
+    public static long propertyShareMillis() {
+        return propertyShare;
+    }
+
+    /**
+     * @return true when the running property was ended early by its share of the budget: it ran fewer tries than
+     *     planned, so a check that needs every planned try (a generator's coverage) is not made
+     */
+    public static boolean cutShort() {
+        return limited;
     }
 
     /** @return true when the running (or last) property was ended by its share of the budget */

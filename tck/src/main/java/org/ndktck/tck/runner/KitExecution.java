@@ -171,6 +171,25 @@ public final class KitExecution {
                         thread.interrupt();
                         break;
                     }
+                    long shareEnd = TimeBudget.propertyEndMillis();
+                    if (cur != null && budget.isPresent() && shareEnd != Long.MAX_VALUE
+                            && System.currentTimeMillis() > shareEnd + TimeBudget.overrunMillis()) {
+                        // a try that far outlasts the property's share of the budget (one try of a scale property
+                        // against a slow provider): abandoned unfinished, the run goes on with the next property
+                        listener.abandon();
+                        PropertyOutcome o = new PropertyOutcome(cur.info, "ABORTED", 0, 0, "", (now - cur.startNanos) / 1_000_000,
+                                TimeBudget.LIMITED + "stopped unfinished: a try was still running " + TimeBudget.overrunMillis() / 1000.0
+                                        + " s after the property's share of the time budget (" + TimeBudget.propertyShareMillis() / 1000.0
+                                        + " s) ran out; the runner abandoned it, so this property judged nothing",
+                                null, "", (now - start) / 1_000_000);
+                        listener.outcomes.put(cur.info.uniqueId(), o);
+                        r.progress().finished(o);
+                        notes.add(cur.info.propertyId() + " abandoned unfinished: it far outlasted its share of the time budget;"
+                                + " the rest of the run went on on a fresh launcher");
+                        thread.interrupt();
+                        restart = true;
+                        break;
+                    }
                     if (cur != null && (now - cur.startNanos) / 1_000_000 > r.propertyTimeoutMillis()) {
                         listener.abandon();
                         PropertyOutcome o = timedOut(cur, start, now, "property did not finish within "

@@ -191,10 +191,10 @@ public final class Verdicts {
         } else if (own.stream().anyMatch(PropertyOutcome::passed)) {
             verdict = Verdict.PASS;
             // issue 20, item 6: a property that passed with fewer tries because of the time budget is named first
-            List<String> notes = new ArrayList<>(own.stream().filter(o -> o.passed() && TimeBudget.isLimited(o.message()))
+            List<String> notes = new ArrayList<>(own.stream().filter(o -> TimeBudget.isLimited(o.message()))
                     .map(o -> TimeBudget.LIMITED + o.property().propertyId() + ": "
                             + o.message().substring(TimeBudget.LIMITED.length())).toList());
-            own.stream().filter(o -> !o.passed()).map(o -> o.property().propertyId() + ": "
+            own.stream().filter(o -> !o.passed() && !TimeBudget.isLimited(o.message())).map(o -> o.property().propertyId() + ": "
                     + (o.message() == null ? o.status() : o.message())).forEach(notes::add);
             message = notes.isEmpty() ? null : String.join("\n", notes);
         } else if (!own.isEmpty() && own.stream().allMatch(PropertyOutcome::notApplicable)) {
