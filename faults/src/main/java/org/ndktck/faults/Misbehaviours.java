@@ -72,16 +72,16 @@ public final class Misbehaviours {
                 p("fault:GEN-TIME-1/blocks-forever",
                         "NdkRegisterMr never returns (blocks until the adapter is closed or the thread is interrupted)",
                         BlocksForever::new),
-                p("fault:GEN-CB-1/pending-never-completes",
+                asynchronous("fault:GEN-CB-1/pending-never-completes",
                         "NdkRegisterMr returns STATUS_PENDING and never calls the completion",
                         PendingNeverCompletes::new),
-                p("fault:GEN-CB-1/completes-twice",
+                asynchronous("fault:GEN-CB-1/completes-twice",
                         "MR requests (register, deregister, initialize) return STATUS_PENDING and call the completion twice",
                         CompletesTwice::new),
                 p("fault:GEN-CB-2/after-inline-return",
                         "MR requests return their final status inline and then call the completion anyway",
                         AfterInlineReturn::new),
-                p("fault:GEN-CB-1/previous-request-context",
+                asynchronous("fault:GEN-CB-1/previous-request-context",
                         "MR requests return STATUS_PENDING and complete with the previous request's context",
                         ForeignContext::new),
                 p("fault:CQ-2/extra-entry-never-posted",
@@ -90,7 +90,7 @@ public final class Misbehaviours {
                 p("fault:GEN-EXC-1/throws-from-call",
                         "NdkRegisterMr throws IllegalStateException instead of returning an NTSTATUS",
                         ThrowsFromCall::new),
-                p("fault:GEN-EXC-1/throws-from-completion-path",
+                asynchronous("fault:GEN-EXC-1/throws-from-completion-path",
                         "NdkRegisterMr pends; its completion worker thread dies with IllegalStateException before another thread delivers the completion",
                         ThrowsFromCompletionPath::new),
                 p("fault:GEN-CB-4/success-without-object",
@@ -109,6 +109,11 @@ public final class Misbehaviours {
 
     private static NdkProvider p(String name, String description, Supplier<? extends Hooks> hooks) {
         return Variants.wrapped(name, description, hooks);
+    }
+
+    /** A fault whose breach is in a completion: marked so selftest also runs it under completion=pending. */
+    private static NdkProvider asynchronous(String name, String description, Supplier<? extends Hooks> hooks) {
+        return Variants.onAsynchronousPath(p(name, description, hooks));
     }
 
     // ------------------------------------------------------------------ GEN-TIME-1

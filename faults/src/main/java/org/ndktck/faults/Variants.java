@@ -37,6 +37,42 @@ public final class Variants {
     }
 
     /**
+     * Marks a fault whose breach lives on the asynchronous path (STATUS_PENDING and its completion), so {@code
+     * ./ndk-tck selftest} proves the kit against it under {@code completion=pending} as well as inline
+     * ({@link org.ndktck.spec.AsynchronousPathFault}).
+     *
+     * @param fault the fault provider
+     * @return a provider that behaves as {@code fault} and carries the mark
+     */
+    public static NdkProvider onAsynchronousPath(NdkProvider fault) {
+        return new AsynchronousPath(fault);
+    }
+
+    /** A provider that passes everything to another and carries the asynchronous-path mark. */
+    private record AsynchronousPath(NdkProvider inner) implements NdkProvider, org.ndktck.spec.AsynchronousPathFault {
+        @Override
+        public String name() {
+            return inner.name();
+        }
+
+        @Override
+        public String description() {
+            return inner.description();
+        }
+
+        @Override
+        public java.util.Map<String, String> settingDescriptions() {
+            return inner.settingDescriptions();
+        }
+
+        @Override
+        public org.ndktck.spec.NdkAdapterFactory configure(java.util.Map<String, String> settings)
+                throws org.ndktck.spec.InvalidSettingException {
+            return inner.configure(settings);
+        }
+    }
+
+    /**
      * The status a replaced check returns.
      *
      * @param ok whether the check passes

@@ -70,6 +70,23 @@ public record SelftestReport(String format, String kitVersion, long seed, String
         public static final String OTHER_REASON = "failed for another reason";
         /** Value of {@link #outcome()}: nothing failed. */
         public static final String NOT_CAUGHT = "not caught";
+
+        /**
+         * @return the provider setting {@code completion} of this row: {@code pending} for a row named
+         *     {@code <provider> [completion=pending]} (issue 20, item 7), else {@code default} (the provider's own)
+         */
+        @JsonProperty(value = "completion", access = JsonProperty.Access.READ_ONLY)
+        public String completion() {
+            return completionOf(provider);
+        }
+    }
+
+    /**
+     * @param provider a row's provider field
+     * @return {@code pending} when it ends with {@code [completion=pending]}, else {@code default}
+     */
+    static String completionOf(String provider) {
+        return provider != null && provider.endsWith(" [completion=pending]") ? "pending" : "default";
     }
 
     /**
@@ -83,5 +100,10 @@ public record SelftestReport(String format, String kitVersion, long seed, String
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record LegalRow(String provider, String rules, boolean passed, List<String> failedRules, long durationMillis,
                            String message) {
+        /** @return as {@link FaultRow#completion()}: {@code pending} or {@code default} */
+        @JsonProperty(value = "completion", access = JsonProperty.Access.READ_ONLY)
+        public String completion() {
+            return completionOf(provider);
+        }
     }
 }

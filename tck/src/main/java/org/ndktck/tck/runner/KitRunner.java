@@ -244,9 +244,9 @@ public final class KitRunner {
     }
 
     /**
-     * @return when the time budget of a command line run starts, in milliseconds since the epoch: the system property
-     *     {@code ndk.tck.timeBudgetStart} when a parent run hands it to its worker JVM, else this JVM's start (so the budget bounds
-     *     the command's wall time)
+     * @return when the time budget of a run prepared now starts, in milliseconds since the epoch: the system property
+     *     {@code ndk.tck.timeBudgetStart} when a parent run hands it to its worker JVM (the budget counts from the
+     *     parent's start), else now
      */
     static long budgetStart() {
         String given = System.getProperty(TimeBudget.START);
@@ -254,10 +254,10 @@ public final class KitRunner {
             try {
                 return Long.parseLong(given.trim());
             } catch (NumberFormatException e) {
-                // fall back to this JVM's start
+                // count from now
             }
         }
-        return java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
+        return System.currentTimeMillis();
     }
 
     /** Start of the message of a property that was running when the run was stopped (SIGTERM, SIGINT). */
@@ -306,6 +306,12 @@ public final class KitRunner {
         /** @return the options */
         public Options options() {
             return options;
+        }
+
+        /** @return when the run's time budget started, in milliseconds since the epoch, or null without a budget */
+        Long budgetStartMillis() {
+            String v = params.get(TimeBudget.START);
+            return v == null ? null : Long.parseLong(v);
         }
 
         /** @return the run seed */

@@ -243,7 +243,7 @@ final class ParallelRun {
         }
         if (o.timeBudgetMillis() != null) {
             // the worker's budget is the run's: counted from the start of this (the parent's) command
-            c.add("-D" + org.ndktck.tck.harness.TimeBudget.START + "=" + KitRunner.budgetStart());
+            c.add("-D" + org.ndktck.tck.harness.TimeBudget.START + "=" + whole.budgetStartMillis());
         }
         c.add("-cp");
         c.add(System.getProperty("java.class.path"));

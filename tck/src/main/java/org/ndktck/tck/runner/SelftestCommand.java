@@ -56,6 +56,13 @@ public final class SelftestCommand implements Callable<Integer> {
             + "providers at the chosen profile (by default a legal provider that names no rule runs every rule at smoke).")
     boolean full;
 
+    @Option(names = "--no-pending-rows",
+            description = "Run the providers with their default completions only. By default every legal provider, and "
+                    + "every fault marked as living on the asynchronous path (org.ndktck.spec.AsynchronousPathFault), also "
+                    + "runs with --set completion=pending, as an extra row named '<provider> [completion=pending]' "
+                    + "(providers that take no 'completion' setting excepted).")
+    boolean noPendingRows;
+
     @Option(names = "--provider-jar", paramLabel = "PATH", description = "Jar or class directory with more providers; repeatable.")
     List<Path> providerJars = new ArrayList<>();
 
@@ -119,16 +126,24 @@ public final class SelftestCommand implements Callable<Integer> {
         Files.createDirectories(reportDir);
         List<SelftestReport.FaultRow> rows = new ArrayList<>();
         int w = Math.max(28, java.util.stream.Stream.concat(faultNames.stream(), legalNames.stream())
-                .mapToInt(String::length).max().orElse(0));
+                .mapToInt(n -> n.length() + PENDING_ROW.length()).max().orElse(0));
         if (!quiet && !faultNames.isEmpty()) {
             out.printf(Locale.ROOT, "%-" + w + "s  %-14s  %-6s  %13s  %s%n", "FAULT", "RULE", "CAUGHT", "TIME TO CATCH", "RULES THAT FAILED");
         }
+        List<Map.Entry<String, Map<String, String>>> faultRuns = new ArrayList<>();
         for (String fault : faultNames) {
+            faultRuns.add(Map.entry(fault, Map.of()));
+            if (!noPendingRows && onAsynchronousPath(fault, loader) && takesCompletion(fault, loader)) {
+                faultRuns.add(Map.entry(fault, PENDING));
+            }
+        }
+        for (Map.Entry<String, Map<String, String>> run : faultRuns) {
+            String fault = run.getKey();
             String rule = fault.substring("fault:".length()).split("/", 2)[0];
-            SelftestReport.FaultRow row = runFault(fault, rule, catalog, ids, loader, runSeed, bound);
+            SelftestReport.FaultRow row = runFault(fault, rule, catalog, ids, loader, runSeed, bound, run.getValue());
             rows.add(row);
             if (!quiet || !row.caught()) {
-                out.printf(Locale.ROOT, "%-" + w + "s  %-14s  %-6s  %13s  %s%n", fault, row.rule(), row.caught() ? "yes" : "NO",
+                out.printf(Locale.ROOT, "%-" + w + "s  %-14s  %-6s  %13s  %s%n", row.provider(), row.rule(), row.caught() ? "yes" : "NO",
                         row.timeToCatchMillis() == null ? "-" : String.format(Locale.ROOT, "%.2f s", row.timeToCatchMillis() / 1000.0),
                         row.failedRules().isEmpty() ? "-" : String.join(",", row.failedRules()));
                 if (!row.caught()) {
@@ -145,13 +160,21 @@ public final class SelftestCommand implements Callable<Integer> {
                 out.println();
                 out.printf(Locale.ROOT, "%-" + w + "s  %-14s  %-6s  %13s  %s%n", "LEGAL PROVIDER", "RULES", "PASSED", "TIME", "RULES THAT FAILED");
             }
+            List<Map.Entry<String, Map<String, String>>> legalRuns = new ArrayList<>();
             for (String legal : legalNames) {
+                legalRuns.add(Map.entry(legal, Map.of()));
+                if (!noPendingRows && takesCompletion(legal, loader)) {
+                    legalRuns.add(Map.entry(legal, PENDING));
+                }
+            }
+            for (Map.Entry<String, Map<String, String>> run : legalRuns) {
+                String legal = run.getKey();
                 String rule = legal.substring("legal:".length()).split("/", 2)[0];
                 String pattern = ids.contains(rule) ? rule : null;
-                SelftestReport.LegalRow row = runLegal(legal, pattern, loader, runSeed, bound);
+                SelftestReport.LegalRow row = runLegal(legal, pattern, loader, runSeed, bound, run.getValue());
                 legalRows.add(row);
                 if (!quiet || !row.passed()) {
-                    out.printf(Locale.ROOT, "%-" + w + "s  %-14s  %-6s  %13s  %s%n", legal, pattern == null ? "(all)" : pattern,
+                    out.printf(Locale.ROOT, "%-" + w + "s  %-14s  %-6s  %13s  %s%n", row.provider(), pattern == null ? "(all)" : pattern,
                             row.passed() ? "yes" : "NO", String.format(Locale.ROOT, "%.2f s", row.durationMillis() / 1000.0),
                             row.failedRules().isEmpty() ? "-" : String.join(",", row.failedRules()));
                     if (!row.passed() && row.message() != null) {
@@ -180,11 +203,12 @@ public final class SelftestCommand implements Callable<Integer> {
     }
 
     private SelftestReport.FaultRow runFault(String fault, String rule, RuleCatalog catalog, List<String> ids,
-                                             ClassLoader loader, long runSeed, long bound) {
+                                             ClassLoader loader, long runSeed, long bound, Map<String, String> settings) {
         long t0 = System.nanoTime();
+        String row = fault + (settings.isEmpty() ? "" : PENDING_ROW);
         if (!ids.contains(rule)) {
             String why = "the catalog has no rule " + rule + " (the part of the fault's name before '/')";
-            return new SelftestReport.FaultRow(fault, rule, false, null, List.of(), null, 0, false, why, null,
+            return new SelftestReport.FaultRow(row, rule, false, null, List.of(), null, 0, false, why, null,
                     SelftestReport.FaultRow.NOT_CAUGHT, "not caught: " + why, null);
         }
         // a rule without a property of its own (a cross-cutting rule the harness reports in passing, such as
@@ -194,10 +218,10 @@ public final class SelftestCommand implements Callable<Integer> {
         RunReport r;
         KitRunner.Prepared p;
         try {
-            p = KitRunner.prepare(options(fault, pattern, runSeed, bound));
+            p = KitRunner.prepare(options(fault, pattern, runSeed, bound, settings));
             r = p.execute(new KitExecution.Progress() { }, bound, false);
         } catch (UsageException e) {
-            return new SelftestReport.FaultRow(fault, rule, false, null, List.of(), null, (System.nanoTime() - t0) / 1_000_000,
+            return new SelftestReport.FaultRow(row, rule, false, null, List.of(), null, (System.nanoTime() - t0) / 1_000_000,
                     false, "setup failed: " + e.line(), null, SelftestReport.FaultRow.OTHER_REASON,
                     "failed for another reason: set-up error: " + e.line(), null);
         }
@@ -234,7 +258,7 @@ public final class SelftestCommand implements Callable<Integer> {
                 detail = "not caught: " + message;
             }
         }
-        return new SelftestReport.FaultRow(fault, rule, caught, rr.verdict(), failed, caught ? catcher.finishedAtMillis() : null,
+        return new SelftestReport.FaultRow(row, rule, caught, rr.verdict(), failed, caught ? catcher.finishedAtMillis() : null,
                 (System.nanoTime() - t0) / 1_000_000, timedOut, message,
                 rr.replay() != null ? rr.replay() : p.replay(rule), outcome, detail, caught ? catcher.property() : null);
     }
@@ -263,26 +287,30 @@ public final class SelftestCommand implements Callable<Integer> {
         return null;
     }
 
-    private SelftestReport.LegalRow runLegal(String legal, String pattern, ClassLoader loader, long runSeed, long bound) {
+    private SelftestReport.LegalRow runLegal(String legal, String pattern, ClassLoader loader, long runSeed, long bound,
+                                             Map<String, String> settings) {
         long t0 = System.nanoTime();
+        String name = legal + (settings.isEmpty() ? "" : PENDING_ROW);
         try {
+            // the run's time budget is the fault bound (issue 20, item 6): a slow legal provider (legal:slow-completion)
+            // passes with fewer tries instead of taking minutes; a quick one ends long before its shares run out
             KitRunner.Prepared p = KitRunner.prepare(options(legal, pattern, runSeed, pattern == null ? bound * 10 : bound,
-                    legalProfile(pattern)));
+                    legalProfile(pattern), settings, bound));
             RunReport r = p.execute(new KitExecution.Progress() { }, pattern == null ? bound * 10 : bound, false);
             List<String> failed = r.rules().stream().filter(x -> x.verdict().equals("FAIL")).map(RunReport.RuleReport::id).toList();
             boolean timedOut = r.notes().stream().anyMatch(n -> n.startsWith("time bound of"));
             boolean passed = failed.isEmpty() && !timedOut;
             String message = passed ? null : timedOut ? "the run hit its time bound" : r.rules().stream()
                     .filter(x -> x.verdict().equals("FAIL")).findFirst().map(x -> x.id() + ": " + x.message()).orElse(null);
-            return new SelftestReport.LegalRow(legal, pattern, passed, failed, (System.nanoTime() - t0) / 1_000_000, message);
+            return new SelftestReport.LegalRow(name, pattern, passed, failed, (System.nanoTime() - t0) / 1_000_000, message);
         } catch (UsageException e) {
-            return new SelftestReport.LegalRow(legal, pattern, false, List.of(), (System.nanoTime() - t0) / 1_000_000,
+            return new SelftestReport.LegalRow(name, pattern, false, List.of(), (System.nanoTime() - t0) / 1_000_000,
                     "setup failed: " + e.line());
         }
     }
 
-    private KitRunner.Options options(String provider, String pattern, long runSeed, long bound) {
-        return options(provider, pattern, runSeed, bound, profile);
+    private KitRunner.Options options(String provider, String pattern, long runSeed, long bound, Map<String, String> settings) {
+        return options(provider, pattern, runSeed, bound, profile, settings, null);
     }
 
     /**
@@ -294,10 +322,44 @@ public final class SelftestCommand implements Callable<Integer> {
         return pattern == null && !full && tries == null ? TckConfig.Profile.SMOKE : profile;
     }
 
-    private KitRunner.Options options(String provider, String pattern, long runSeed, long bound, TckConfig.Profile prof) {
-        String dir = provider.replaceAll("[^A-Za-z0-9_.-]+", "_");
-        return new KitRunner.Options(provider, providerJars, Map.of(), pattern, prof, tries, runSeed, timeoutFactor,
-                false, null, null, reportDir.resolve("selftest").resolve(dir), kitPackage, bound, LocalDate.now());
+    private KitRunner.Options options(String provider, String pattern, long runSeed, long bound, TckConfig.Profile prof,
+                                      Map<String, String> settings, Long budgetMillis) {
+        String dir = (provider + (settings.isEmpty() ? "" : "_" + settings)).replaceAll("[^A-Za-z0-9_.-]+", "_");
+        return new KitRunner.Options(provider, providerJars, settings, pattern, prof, tries, runSeed, timeoutFactor,
+                false, null, null, reportDir.resolve("selftest").resolve(dir), kitPackage, bound, LocalDate.now(), budgetMillis);
+    }
+
+    /** The provider setting of the extra rows (issue 20, item 7): every completion pends. */
+    static final Map<String, String> PENDING = Map.of("completion", "pending");
+
+    /** Suffix of the name of a row run with {@link #PENDING}. */
+    static final String PENDING_ROW = " [completion=pending]";
+
+    /**
+     * @param name   a provider's name
+     * @param loader the provider loader
+     * @return true when the provider accepts the setting {@code completion} (its {@code settingDescriptions})
+     */
+    static boolean takesCompletion(String name, ClassLoader loader) {
+        try {
+            return ProviderLoader.find(name, loader).settingDescriptions().containsKey("completion");
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * @param name   a provider's name
+     * @param loader the provider loader
+     * @return true when the provider marks its fault as living on the asynchronous path
+     *     ({@link org.ndktck.spec.AsynchronousPathFault}): selftest runs it under completion=pending as well
+     */
+    static boolean onAsynchronousPath(String name, ClassLoader loader) {
+        try {
+            return ProviderLoader.find(name, loader) instanceof org.ndktck.spec.AsynchronousPathFault;
+        } catch (UsageException e) {
+            return false;
+        }
     }
 
     private static boolean matches(List<Pattern> only, String name) {
