@@ -89,6 +89,10 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             RunLedger.record(new RunLedger.PropertyRecord(ruleIds, id, "SKIPPED", 0, 0, "", 0, reason, null, ""));
             return SkipResult.skip(reason);
         }
+        String claimed = propertyId(method.get());
+        if (!PropertyClaims.mine(claimed)) {
+            return SkipResult.skip(PropertyClaims.ELSEWHERE + claimed);
+        }
         for (String id : ruleIds) {
             Optional<Rule> rule = RuleCatalog.standard().find(id);
             if (rule.isEmpty() || rule.get().requires().isEmpty()) {
