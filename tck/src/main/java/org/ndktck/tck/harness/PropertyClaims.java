@@ -73,6 +73,14 @@ public final class PropertyClaims {
     }
 
     private static Path file(Path dir, String propertyId) {
-        return dir.resolve(propertyId.replaceAll("[^A-Za-z0-9._-]", "_"));
+        return dir.resolve(fileName(propertyId));
+    }
+
+    /**
+     * @param propertyId {@code Class#method}
+     * @return the name of its claim file: the property with every character outside {@code [A-Za-z0-9._-]} as {@code _}
+     */
+    public static String fileName(String propertyId) {
+        return propertyId.replaceAll("[^A-Za-z0-9._-]", "_");
     }
 }

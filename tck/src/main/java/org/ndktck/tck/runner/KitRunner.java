@@ -196,6 +196,7 @@ public final class KitRunner {
         p.put(TckConfig.TIMEOUT_FACTOR, Double.toString(o.timeoutFactor()));
         p.put(org.ndktck.tck.harness.ConfigCapture.PRINT_SEED, "false");
         p.put(PlatformReports.REPORTS, "false"); // the runner writes its reports itself
+        p.put(org.ndktck.tck.harness.PlatformJobs.KEY, "1"); // the runner shares the work itself (--jobs): no platform workers
         p.put("jqwik.reporting.onlyfailures", "true");
         p.put("jqwik.reporting.usejunitplatform", "true");
         p.put("jqwik.database", o.reportDir().resolve("jqwik-database").toString());

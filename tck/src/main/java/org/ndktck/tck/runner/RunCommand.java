@@ -122,7 +122,8 @@ public final class RunCommand implements Callable<Integer> {
                     + "each worker's report in " + reportDir.resolve("workers") + ")");
         }
         console.configuration(lines);
-        RunReport r = workers > 1 ? ParallelRun.run(p, workers, console) : p.execute(console, 0, true);
+        KitExecution.Progress progress = claims == null ? console : new OutcomeFiles(claims, console);
+        RunReport r = workers > 1 ? ParallelRun.run(p, workers, console) : p.execute(progress, 0, true);
         console.done();
         Console.results(parent.out, r, reportDir, quiet, verbose);
         return r.exitCode();
