@@ -47,7 +47,7 @@ public class MisuseTeardownProperties {
      * @param nSeed    bytes of each probe (capped by the region and the peer's largest access)
      * @param seed     picks k
      */
-    @Property(tries = 40, edgeCases = EdgeCasesMode.MIXIN)
+    @Property(tries = 30, edgeCases = EdgeCasesMode.MIXIN)
     @Tag("SEC-1")
     void anInvalidatedNormalRegistrationGrantsNothing(@ForAll @IntRange(min = 1, max = 3) int pages,
                                                      @ForAll @IntRange(min = 0, max = 2) int flagsSel,
@@ -87,7 +87,7 @@ public class MisuseTeardownProperties {
      * @param nSeed   bytes of each probe
      * @param seed    picks the probe's offset
      */
-    @Property(tries = 40, edgeCases = EdgeCasesMode.MIXIN)
+    @Property(tries = 30, edgeCases = EdgeCasesMode.MIXIN)
     @Tag("SEC-1")
     void aDeregisteredFastRegistrationGrantsNothing(@ForAll @IntRange(min = 1, max = 4) int pages,
                                                     @ForAll @IntRange(min = 0, max = 4095) int fboSeed,

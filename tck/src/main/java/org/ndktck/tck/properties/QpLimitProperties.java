@@ -66,7 +66,7 @@ public class QpLimitProperties {
      * @param overInitiator whether one write more than the depth is posted
      * @param overReceive   whether one receive more than the depth is posted
      */
-    @Property(tries = 60, edgeCases = EdgeCasesMode.MIXIN)
+    @Property(tries = 30, edgeCases = EdgeCasesMode.MIXIN)
     @Tag("LIM-1")
     void aQpHoldsItsQueueDepthsOfOutstandingRequests(@ForAll @IntRange(min = 1, max = MAX_DEPTH) int dSeed,
                                                      @ForAll @IntRange(min = 1, max = MAX_DEPTH) int rSeed,
@@ -217,7 +217,7 @@ public class QpLimitProperties {
      * @param over whether the SGL has one SGE more than the QP's limit
      * @param len  bytes of each SGE (1 to 24)
      */
-    @Property(tries = 40, edgeCases = EdgeCasesMode.MIXIN)
+    @Property(tries = 24, edgeCases = EdgeCasesMode.MIXIN)
     @Tag("COV-4")
     @Tag("LIM-1")
     void requestsOfExactlyTheAdaptersSgeLimitMoveEverySge(@ForAll Use use, @ForAll boolean over,
