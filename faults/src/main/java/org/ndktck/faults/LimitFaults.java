@@ -50,10 +50,10 @@ public final class LimitFaults {
                         + "after " + MR_SLOTS + " NdkCreateMr calls on one adapter every create fails with "
                         + "STATUS_INSUFFICIENT_RESOURCES, however few MRs are live", SlotLeakedOnClose::new));
         out.add(FaultDefaults.withDefaults(Variants.wrapped("fault:COV-2/frmr-middle-page-shifted",
-                "FRMRPageCount is 1024 by default; a fast registration of exactly FRMRPageCount pages fills both halves of "
+                "FRMRPageCount is 256 by default; a fast registration of exactly FRMRPageCount pages fills both halves of "
                         + "a two-level page list, and the first entry of the second half is copied from the last entry of the "
                         + "first, so page FRMRPageCount / 2 maps to the frame of the page before it (first and last pages "
-                        + "are right; smaller registrations are right)", FrmrMiddlePageShifted::new), Map.of("frmrPageCount", "1024")));
+                        + "are right; smaller registrations are right)", FrmrMiddlePageShifted::new), Map.of("frmrPageCount", "256")));
         return out;
     }
 
