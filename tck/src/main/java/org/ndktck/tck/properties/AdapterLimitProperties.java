@@ -48,6 +48,8 @@ public class AdapterLimitProperties {
     static final int ROUNDS = 3;
     /** The most pages the largest-fast-registration property registers: {@link Limits#routinePages()}. */
     static final int FR_PAGE_CAP = 4096;
+    /** The most bytes it registers: 16 MiB (4096 pages of 4096 bytes, fewer larger pages). */
+    static final long FR_BYTE_CAP = 16L << 20;
 
     /**
      * @param config the run's configuration
@@ -148,7 +150,7 @@ public class AdapterLimitProperties {
 
     /**
      * COV-2 and MR-FRI-2 at the largest fast registration: an MR initialized for min(FRMRPageCount,
-     * {@value #FR_PAGE_CAP}) pages is fast-registered with exactly that many pages (remote read and write) over a
+     * {@value #FR_PAGE_CAP}, 16 MiB / PAGE_SIZE) pages is fast-registered with exactly that many pages (remote read and write) over a
      * scattered buffer and its LAM; the kit stamps 8 bytes at a seeded offset of every page with the page's index,
      * then the peer reads them and must find that page's own stamp (a page array entry mapped to another page's frame, or left out, fails), and writes the first
      * and last page.
@@ -163,7 +165,7 @@ public class AdapterLimitProperties {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 int p = s.pageSize();
-                int pages = Math.max(1, Math.min(FR_PAGE_CAP, limits.routinePages()));
+                int pages = (int) Math.max(1, Math.min(Math.min(FR_PAGE_CAP, limits.routinePages()), FR_BYTE_CAP / p));
                 FastRegion f = t.fastRegistered(pages, 0, NdkOpFlags.ALLOW_REMOTE_READ | NdkOpFlags.ALLOW_REMOTE_WRITE, true);
                 Region r = f.region();
                 String what = "the fast registration of " + pages + " pages (FRMRPageCount " + limits.frmrPageCount()
