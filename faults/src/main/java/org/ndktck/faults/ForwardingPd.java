@@ -30,7 +30,7 @@ public final class ForwardingPd extends ForwardingObject<NdkPd> implements NdkPd
                                         int inlineDataSize, CreateCompletion<NdkQp> completion, Object createContext) {
         ForwardingAdapter.Wrap<NdkQp> wrap = qp -> new ForwardingQp(qp, adapter,
                 receiveCq instanceof ForwardingCq r ? r : null, initiatorCq instanceof ForwardingCq i ? i : null, qpContext,
-                maxInitiatorRequestSge);
+                maxInitiatorRequestSge, initiatorQueueDepth);
         NdkCq[] cqs = hooks.qpCqs(receiveCq, initiatorCq);
         return hooks.call(NdkCall.CREATE_QP, this, () -> hooks.create(NdkCall.CREATE_QP, this, completion, createContext,
                 (c, x) -> ForwardingAdapter.wrapResult(inner.createQp(cqs[0], cqs[1], qpContext, receiveQueueDepth,

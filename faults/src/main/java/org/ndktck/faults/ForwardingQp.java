@@ -17,14 +17,21 @@ public final class ForwardingQp extends ForwardingObject<NdkQp> implements NdkQp
     private final ForwardingCq initiatorCq;
     private final Object qpContext;
     private final int maxInitiatorRequestSge;
+    private final int initiatorQueueDepth;
 
     ForwardingQp(NdkQp inner, ForwardingAdapter adapter, ForwardingCq receiveCq, ForwardingCq initiatorCq,
-                 Object qpContext, int maxInitiatorRequestSge) {
+                 Object qpContext, int maxInitiatorRequestSge, int initiatorQueueDepth) {
         super(inner, adapter);
         this.receiveCq = receiveCq;
         this.initiatorCq = initiatorCq;
         this.qpContext = qpContext;
         this.maxInitiatorRequestSge = maxInitiatorRequestSge;
+        this.initiatorQueueDepth = initiatorQueueDepth;
+    }
+
+    /** @return the InitiatorQueueDepth given at NdkCreateQp (ULONG in an int, unsigned) */
+    public int initiatorQueueDepth() {
+        return initiatorQueueDepth;
     }
 
     /** @return the MaxInitiatorRequestSge given at NdkCreateQp (ULONG in an int, unsigned) */

@@ -40,7 +40,40 @@ public final class MisuseFaults {
         out.add(Variants.wrapped("fault:SEC-1/privileged-resolves-registrations",
                 "an SGE naming a PD's privileged token at an address inside a normal registration is resolved "
                         + "against that registration (no LAM holds the address)", PrivilegedByAddress::new));
+        out.add(Variants.wrapped("fault:SEC-1/invalidate-normal-mr-keeps-token",
+                "NdkInvalidate of an MR registered with NdkRegisterMr is accepted and completes with STATUS_SUCCESS (an "
+                        + "Invalidate entry on the initiator CQ) but does nothing: the registration's remote token keeps "
+                        + "reaching its memory", InvalidateNormalDoesNothing::new));
+        out.add(Variants.wrapped("fault:SEC-1/deregister-fast-register-keeps-token",
+                "NdkDeregisterMr of a fast-register MR returns STATUS_SUCCESS but does nothing: its fast registration, "
+                        + "and with it the remote token, stays in effect", DeregisterFastRegisterDoesNothing::new));
         return out;
+    }
+
+    /** Answers NdkInvalidate of a normal MR with a success entry of its own and leaves the registration alone. */
+    static final class InvalidateNormalDoesNothing implements Hooks {
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+            if (w.call() == NdkCall.INVALIDATE && w.mr() instanceof ForwardingMr m && !m.fastRegister() && qp.initiatorCq() != null) {
+                if ((w.flags() & org.ndktck.spec.NdkOpFlags.SILENT_SUCCESS) == 0) {
+                    qp.initiatorCq().inject(new org.ndktck.spec.NdkResultEx(NtStatus.STATUS_SUCCESS, 0, qp.qpContext(), w.context(),
+                            org.ndktck.spec.NdkOperationType.INVALIDATE, 0));
+                }
+                return NtStatus.STATUS_SUCCESS;
+            }
+            return inner.apply(w);
+        }
+    }
+
+    /** Answers NdkDeregisterMr of a fast-register MR with STATUS_SUCCESS inline without passing it on. */
+    static final class DeregisterFastRegisterDoesNothing implements Hooks {
+        @Override
+        public NtStatus request(NdkCall call, NdkObject target, RequestCompletion c, Object ctx, RequestCall inner) {
+            if (call == NdkCall.DEREGISTER_MR && target instanceof ForwardingMr mr && mr.fastRegister()) {
+                return NtStatus.STATUS_SUCCESS;
+            }
+            return inner.invoke(c, ctx);
+        }
     }
 
     /** @return the legal provider that accepts the forbidden calls safely ({@code legal:misuse-accepted}) */

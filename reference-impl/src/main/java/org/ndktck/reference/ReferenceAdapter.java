@@ -47,7 +47,7 @@ import org.ndktck.spec.RequestCompletion;
 public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     /** MaxTransferLength reported in NDK_ADAPTER_INFO: 1 GiB. */
     public static final long MAX_TRANSFER_LENGTH = 1L << 30;
-    /** MaxInitiatorRequestSge, MaxReceiveRequestSge and MaxReadRequestSge: 16. */
+    /** MaxInitiatorRequestSge, MaxReceiveRequestSge and MaxReadRequestSge by default: 16 (setting {@code maxSge}). */
     public static final int MAX_SGE = 16;
     /** MaxInlineDataSize: 256 bytes. */
     public static final int MAX_INLINE_DATA_SIZE = 256;
@@ -99,7 +99,7 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         int flags = advertisedFlags(settings);
         this.adapterFlags = flags;
         this.info = new NdkAdapterInfo(settings.ndkVersion(), flags, settings.frmrPageCount(),
-                settings.maxRegistrationSize(), 0L, MAX_SGE, MAX_SGE, MAX_SGE, (int) MAX_TRANSFER_LENGTH,
+                settings.maxRegistrationSize(), 0L, settings.maxSge(), settings.maxSge(), settings.maxSge(), (int) MAX_TRANSFER_LENGTH,
                 MAX_INLINE_DATA_SIZE, MAX_READ_LIMIT, MAX_READ_LIMIT, MAX_QUEUE_DEPTH, MAX_QUEUE_DEPTH, MAX_CQ_DEPTH);
         this.header = new NdkObjectHeader(settings.ndkVersion(), NdkObjectType.ADAPTER);
         this.random = new SplittableRandom(settings.seed());
@@ -403,6 +403,11 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
             antecedent.dependents++;
         }
         return CreateResult.success(object);
+    }
+
+    /** @return MaxInitiatorRequestSge, MaxReceiveRequestSge and MaxReadRequestSge of this adapter (setting {@code maxSge}) */
+    int maxSge() {
+        return settings.maxSge();
     }
 
     /** Under the lock: true when the adapter holds {@code maxObjects} objects (PDs, CQs, QPs and MRs not yet closed). */

@@ -83,12 +83,12 @@ final class ReferencePd extends ReferenceObject implements NdkPd {
      * @return true when the queue depths and SGE counts given to NdkCreateQp are within the adapter's advertised
      *     maxima (unsigned)
      */
-    private static boolean withinQpLimits(int receiveQueueDepth, int initiatorQueueDepth, int maxReceiveRequestSge,
+    private boolean withinQpLimits(int receiveQueueDepth, int initiatorQueueDepth, int maxReceiveRequestSge,
                                           int maxInitiatorRequestSge) {
         return Integer.compareUnsigned(receiveQueueDepth, ReferenceAdapter.MAX_QUEUE_DEPTH) <= 0
                 && Integer.compareUnsigned(initiatorQueueDepth, ReferenceAdapter.MAX_QUEUE_DEPTH) <= 0
-                && Integer.compareUnsigned(maxReceiveRequestSge, ReferenceAdapter.MAX_SGE) <= 0
-                && Integer.compareUnsigned(maxInitiatorRequestSge, ReferenceAdapter.MAX_SGE) <= 0;
+                && Integer.compareUnsigned(maxReceiveRequestSge, adapter.maxSge()) <= 0
+                && Integer.compareUnsigned(maxInitiatorRequestSge, adapter.maxSge()) <= 0;
     }
 
     @Override

@@ -34,7 +34,7 @@ public final class ReferenceProvider implements NdkProvider {
     /** The reference provider itself (for {@link java.util.ServiceLoader}). */
     public ReferenceProvider() {
         this(NAME, "reference provider: a software model of an NDK adapter (settings: completion, "
-                + "readSinkNotRequired, ndkVersion, pageSize, frmrPageCount, maxRegistrationSize, maxObjects, seed)",
+                + "readSinkNotRequired, ndkVersion, pageSize, frmrPageCount, maxRegistrationSize, maxObjects, maxSge, seed)",
                 ReferencePolicy.standard(), UnaryOperator.identity());
     }
 

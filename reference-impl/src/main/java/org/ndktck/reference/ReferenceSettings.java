@@ -43,10 +43,11 @@ import org.ndktck.spec.NdkVersion;
  * @param maxRegistrationSize MaxRegistrationSize, bytes (SIZE_T in a long, unsigned)
  * @param maxObjects          the object budget per adapter
  * @param seed                PRNG seed
+ * @param maxSge              MaxInitiatorRequestSge, MaxReceiveRequestSge and MaxReadRequestSge (1 to {@value #MAX_MAX_SGE})
  */
 public record ReferenceSettings(Completion completion, boolean readSinkNotRequired, NdkVersion ndkVersion,
                                 int pageSize, int frmrPageCount, long maxRegistrationSize, int maxObjects,
-                                long seed) {
+                                long seed, int maxSge) {
 
     /** How the adapter finishes calls that may pend. */
     public enum Completion {
@@ -74,10 +75,31 @@ public record ReferenceSettings(Completion completion, boolean readSinkNotRequir
     public static final String MAX_OBJECTS = "maxObjects";
     /** Setting key: PRNG seed. */
     public static final String SEED = "seed";
+    /** Setting key: the SGE limits of NDK_ADAPTER_INFO (MaxInitiatorRequestSge, MaxReceiveRequestSge, MaxReadRequestSge). */
+    public static final String MAX_SGE = "maxSge";
+    /** The largest {@code maxSge}: 1024 SGEs a request. */
+    public static final int MAX_MAX_SGE = 1024;
 
     /** The defaults: inline, READ_SINK not required, NDKPI 1.2, 4096-byte pages, 2^20 FRMR pages, 2^40 bytes. */
     public static final ReferenceSettings DEFAULTS = new ReferenceSettings(Completion.INLINE, true,
-            NdkVersion.V1_2, 4096, 1 << 20, 1L << 40, 65536, 0L);
+            NdkVersion.V1_2, 4096, 1 << 20, 1L << 40, 65536, 0L, 16);
+
+    /**
+     * The settings with the default SGE limits (16): the constructor of the keys before {@code maxSge}.
+     *
+     * @param completion          how calls complete
+     * @param readSinkNotRequired whether the adapter sets NDK_ADAPTER_FLAG_RDMA_READ_SINK_NOT_REQUIRED
+     * @param ndkVersion          NDKPI version: 1.1 or 1.2
+     * @param pageSize            PAGE_SIZE in bytes
+     * @param frmrPageCount       FRMRPageCount, pages (ULONG in an int, unsigned)
+     * @param maxRegistrationSize MaxRegistrationSize, bytes (SIZE_T in a long, unsigned)
+     * @param maxObjects          the object budget per adapter
+     * @param seed                PRNG seed
+     */
+    public ReferenceSettings(Completion completion, boolean readSinkNotRequired, NdkVersion ndkVersion, int pageSize,
+                             int frmrPageCount, long maxRegistrationSize, int maxObjects, long seed) {
+        this(completion, readSinkNotRequired, ndkVersion, pageSize, frmrPageCount, maxRegistrationSize, maxObjects, seed, 16);
+    }
 
     /**
      * @throws NullPointerException when {@code completion} or {@code ndkVersion} is null
@@ -102,6 +124,9 @@ public record ReferenceSettings(Completion completion, boolean readSinkNotRequir
         if (maxObjects < 1) {
             throw invalid(MAX_OBJECTS, Integer.toString(maxObjects), "an integer from 1 to 2147483647");
         }
+        if (maxSge < 1 || maxSge > MAX_MAX_SGE) {
+            throw invalid(MAX_SGE, Integer.toString(maxSge), "an integer from 1 to " + MAX_MAX_SGE);
+        }
     }
 
     /** @return the settings descriptions for {@code --help} and {@code NdkProvider.settingDescriptions()} */
@@ -114,6 +139,7 @@ public record ReferenceSettings(Completion completion, boolean readSinkNotRequir
         d.put(FRMR_PAGE_COUNT, "FRMRPageCount in pages, 16..4294967295; default 1048576");
         d.put(MAX_REGISTRATION_SIZE, "MaxRegistrationSize in bytes, 1..2^64-1; default 1099511627776 (2^40)");
         d.put(MAX_OBJECTS, "live PD/CQ/MR/QP objects per adapter, 1..2^31-1; default 65536");
+        d.put(MAX_SGE, "MaxInitiatorRequestSge, MaxReceiveRequestSge and MaxReadRequestSge, 1..1024; default 16");
         d.put(SEED, "64-bit seed for completion=mixed and token scrambling; default 0");
         return d;
     }
@@ -137,6 +163,7 @@ public record ReferenceSettings(Completion completion, boolean readSinkNotRequir
         long maxRegistrationSize = d.maxRegistrationSize;
         int maxObjects = d.maxObjects;
         long seed = d.seed;
+        int maxSge = d.maxSge;
         for (Map.Entry<String, String> e : settings.entrySet()) {
             String key = e.getKey();
             String raw = e.getValue();
@@ -197,12 +224,20 @@ public record ReferenceSettings(Completion completion, boolean readSinkNotRequir
                     maxObjects = (int) v;
                 }
                 case SEED -> seed = parseSigned(key, raw, value);
+                case MAX_SGE -> {
+                    String allowed = "an integer from 1 to " + MAX_MAX_SGE;
+                    long v = parseUnsigned(key, raw, value, allowed);
+                    if (v < 1 || v > MAX_MAX_SGE) {
+                        throw invalid(key, raw, allowed);
+                    }
+                    maxSge = (int) v;
+                }
                 default -> throw new InvalidSettingException("unknown setting " + key + "=" + raw
                         + ": known settings are " + String.join(", ", descriptions().keySet()));
             }
         }
         return new ReferenceSettings(completion, readSinkNotRequired, version, pageSize, frmrPageCount,
-                maxRegistrationSize, maxObjects, seed);
+                maxRegistrationSize, maxObjects, seed, maxSge);
     }
 
     /** @return every setting with the value in effect, in the order of {@link #descriptions()} */
@@ -215,6 +250,7 @@ public record ReferenceSettings(Completion completion, boolean readSinkNotRequir
         m.put(FRMR_PAGE_COUNT, Integer.toUnsignedString(frmrPageCount));
         m.put(MAX_REGISTRATION_SIZE, Long.toUnsignedString(maxRegistrationSize));
         m.put(MAX_OBJECTS, Integer.toString(maxObjects));
+        m.put(MAX_SGE, Integer.toString(maxSge));
         m.put(SEED, Long.toString(seed));
         return m;
     }

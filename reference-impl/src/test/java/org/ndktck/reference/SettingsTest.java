@@ -33,7 +33,7 @@ class SettingsTest {
                 Map.entry("completion", "inline"), Map.entry("readSinkNotRequired", "true"),
                 Map.entry("ndkVersion", "1.2"), Map.entry("pageSize", "4096"),
                 Map.entry("frmrPageCount", "1048576"), Map.entry("maxRegistrationSize", "1099511627776"),
-                Map.entry("maxObjects", "65536"), Map.entry("seed", "0"));
+                Map.entry("maxObjects", "65536"), Map.entry("maxSge", "16"), Map.entry("seed", "0"));
     }
 
     @Test
@@ -135,6 +135,18 @@ class SettingsTest {
     void settingDescriptionsNameEveryKey() {
         assertThat(new ReferenceProvider().settingDescriptions()).containsOnlyKeys("completion",
                 "readSinkNotRequired", "ndkVersion", "pageSize", "frmrPageCount", "maxRegistrationSize",
-                "maxObjects", "seed");
+                "maxObjects", "maxSge", "seed");
+    }
+
+    @Test
+    void maxSgeSetsTheThreeSgeLimitsAndBoundsCreateQp() {
+        var info = new ReferenceProvider().configure(Map.of("maxSge", "32")).openAdapter(new HostMemory(4096)).queryAdapterInfo();
+        assertThat(info.maxInitiatorRequestSge()).isEqualTo(32);
+        assertThat(info.maxReceiveRequestSge()).isEqualTo(32);
+        assertThat(info.maxReadRequestSge()).isEqualTo(32);
+        assertThatThrownBy(() -> new ReferenceProvider().configure(Map.of("maxSge", "0")))
+                .isInstanceOf(org.ndktck.spec.InvalidSettingException.class).hasMessageContaining("maxSge");
+        assertThatThrownBy(() -> new ReferenceProvider().configure(Map.of("maxSge", "1025")))
+                .isInstanceOf(org.ndktck.spec.InvalidSettingException.class).hasMessageContaining("maxSge");
     }
 }

@@ -52,7 +52,8 @@ class RuleCatalogTest {
             "GEN-TIME-1", "GEN-EXC-1",
             "MR-REG-11", "MR-REG-12", "MR-REG-13", "MR-REG-14",
             "MR-FR-14", "MR-FR-15", "MR-FR-16", "MR-FR-17", "MR-FR-18", "MR-FR-19",
-            "MR-TOK-5", "MR-TOK-6", "CL-9", "COV-1", "COV-2", "COV-3", "COV-4", "SEC-1");
+            "MR-TOK-5", "MR-TOK-6", "CL-9", "COV-1", "COV-2", "COV-3", "COV-4", "SEC-1",
+            "LIM-1", "LIM-2");
 
     /** The rules the page audit of issue 17 added (spec/src/main/resources/org/ndktck/spec/rules/audit.yaml). */
     static final List<String> AUDIT_IDS = List.of(

@@ -133,11 +133,33 @@ public final class OwnedObjects implements AutoCloseable {
      * @return the QP
      */
     public QpRef createQp(NdkPd pd, NdkCq cq, Object qpContext, String name, int inlineDataSize, int wantSge) {
-        int depth = 16;
         int sge = (int) Math.max(1, Math.min(wantSge, Integer.toUnsignedLong(objects.info().maxInitiatorRequestSge())));
         int rsge = (int) Math.max(1, Math.min(wantSge, Integer.toUnsignedLong(objects.info().maxReceiveRequestSge())));
-        NdkQp qp = required(calls.create("NdkCreateQp", () -> "NdkCreateQp(InlineDataSize=" + u32(inlineDataSize) + ") for " + name,
-                op -> pd.createQp(cq, cq, qpContext, depth, depth, rsge, sge, inlineDataSize, op.createCompletion(), op.context())));
+        return createQp(pd, cq, qpContext, name, inlineDataSize, rsge, sge, 16, 16);
+    }
+
+    /**
+     * NdkCreateQp on any PD with the sizes given as they are (the caller keeps them within the adapter's maxima),
+     * owned by the property; both queues complete on {@code cq}.
+     *
+     * @param pd                  the PD
+     * @param cq                  the CQ of both queues
+     * @param qpContext           its QPContext
+     * @param name                for messages
+     * @param inlineDataSize      InlineDataSize in bytes
+     * @param receiveSge          MaxReceiveRequestSge (ULONG)
+     * @param initiatorSge        MaxInitiatorRequestSge (ULONG)
+     * @param receiveQueueDepth   ReceiveQueueDepth (ULONG)
+     * @param initiatorQueueDepth InitiatorQueueDepth (ULONG)
+     * @return the QP
+     */
+    public QpRef createQp(NdkPd pd, NdkCq cq, Object qpContext, String name, int inlineDataSize, int receiveSge, int initiatorSge,
+                          int receiveQueueDepth, int initiatorQueueDepth) {
+        NdkQp qp = required(calls.create("NdkCreateQp", () -> "NdkCreateQp(ReceiveQueueDepth=" + u32(receiveQueueDepth)
+                        + ", InitiatorQueueDepth=" + u32(initiatorQueueDepth) + ", MaxReceiveRequestSge=" + u32(receiveSge)
+                        + ", MaxInitiatorRequestSge=" + u32(initiatorSge) + ", InlineDataSize=" + u32(inlineDataSize) + ") for " + name,
+                op -> pd.createQp(cq, cq, qpContext, receiveQueueDepth, initiatorQueueDepth, receiveSge, initiatorSge, inlineDataSize,
+                        op.createCompletion(), op.context())));
         return new QpRef(qp, cq, cq, qpContext, name, false);
     }
 

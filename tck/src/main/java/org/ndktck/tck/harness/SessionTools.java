@@ -320,6 +320,12 @@ public final class SessionTools implements AutoCloseable {
         return owned.createQp(pd, cq, qpContext, name, inlineDataSize, wantSge);
     }
 
+    /** As {@link OwnedObjects#createQp(NdkPd, NdkCq, Object, String, int, int, int, int, int)}: the sizes as given. */
+    public QpRef createQp(NdkPd pd, NdkCq cq, Object qpContext, String name, int inlineDataSize, int receiveSge, int initiatorSge,
+                          int receiveQueueDepth, int initiatorQueueDepth) {
+        return owned.createQp(pd, cq, qpContext, name, inlineDataSize, receiveSge, initiatorSge, receiveQueueDepth, initiatorQueueDepth);
+    }
+
     /** As {@link OwnedObjects#connectedPair}, with up to 2 SGEs a request. */
     public QpRef[] connectedPair(int inlineDataSize) {
         return owned.connectedPair(inlineDataSize, 2);

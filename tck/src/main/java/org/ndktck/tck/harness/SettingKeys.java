@@ -13,7 +13,7 @@ public final class SettingKeys {
 
     static {
         KNOWN.addAll(Set.of("completion", "readSinkNotRequired", "ndkVersion", "pageSize", "frmrPageCount",
-                "maxRegistrationSize", "maxObjects", "seed"));
+                "maxRegistrationSize", "maxObjects", "maxSge", "seed"));
     }
 
     private SettingKeys() {

@@ -8,6 +8,7 @@ import org.ndktck.tck.harness.QpRef;
 import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
 import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
@@ -66,10 +67,12 @@ public class FastRegisterInitProperties {
         Limits l = Limits.current();
         int max = (int) Math.min(l.frmrPageCount(), 256);
         List<Integer> edges = new ArrayList<>(List.of(1, 2, Math.min(16, max), max));
-        if (l.frmrPageCount() <= 4096) {
-            edges.add((int) l.frmrPageCount());
+        Arbitrary<Integer> counts = Arbitraries.integers().between(1, max).edgeCases(c -> c.add(edges.toArray(new Integer[0])));
+        if (l.frmrPageCount() > max && l.frmrPageCount() <= 4096) {
+            // FRMRPageCount itself, outside the range of the others (an edge case outside a range is refused by jqwik)
+            return Arbitraries.frequencyOf(Tuple.of(19, counts), Tuple.of(1, Arbitraries.just((int) l.frmrPageCount())));
         }
-        return Arbitraries.integers().between(1, max).edgeCases(c -> c.add(edges.toArray(new Integer[0])));
+        return counts;
     }
 
     /**
