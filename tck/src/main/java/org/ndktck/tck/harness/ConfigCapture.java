@@ -9,6 +9,7 @@ import org.junit.platform.launcher.TestPlan;
 
 import java.io.PrintStream;
 import java.lang.reflect.Method;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
@@ -78,6 +79,7 @@ public final class ConfigCapture implements TestExecutionListener {
             }
             suites.pop();
         }
+        PlatformJobs.stop();
         TckConfig.useParameters(current());
         ProviderUnderTest.reset();
     }
@@ -120,6 +122,24 @@ public final class ConfigCapture implements TestExecutionListener {
             PlatformJobs.notice(parameters).ifPresent(out::println);
             out.flush();
         }
+        if (plan != null) {
+            Path reports = Path.of(parameters.apply(REPORT_DIR).or(() -> Optional.ofNullable(System.getProperty(REPORT_DIR)))
+                    .orElse("target/ndk-tck-report"));
+            TestIdentifier first = roots.iterator().hasNext() ? roots.iterator().next() : null;
+            if (first != null && suiteOf(first).isPresent() && first.getSource().get() instanceof ClassSource cs
+                    && !suiteOf(first).get().parameters().containsKey(REPORT_DIR)) {
+                reports = reports.resolve(cs.getJavaClass().getSimpleName()); // where PlatformReports puts a suite's reports
+            }
+            PlatformJobs.startRun(parameters, kitRules(plan, roots), reports);
+        }
+    }
+
+    /** Configuration parameter of the reports' directory (as PlatformReports reads it). */
+    private static final String REPORT_DIR = "ndk.tck.reportDir";
+
+    @Override
+    public void testPlanExecutionFinished(TestPlan testPlan) {
+        PlatformJobs.stop();
     }
 
     /**
@@ -136,6 +156,12 @@ public final class ConfigCapture implements TestExecutionListener {
     }
 
     private static boolean hasKitProperty(TestPlan plan, Iterable<TestIdentifier> roots) {
+        return !kitRules(plan, roots).isEmpty();
+    }
+
+    /** @return the rules of the kit properties under the roots, outside suites nested in them */
+    private static java.util.Set<String> kitRules(TestPlan plan, Iterable<TestIdentifier> roots) {
+        java.util.Set<String> rules = new java.util.LinkedHashSet<>();
         Deque<TestIdentifier> todo = new ArrayDeque<>();
         roots.forEach(todo::add);
         java.util.Set<TestIdentifier> rootSet = new java.util.HashSet<>(todo);
@@ -147,15 +173,13 @@ public final class ConfigCapture implements TestExecutionListener {
             if (id.isTest() && id.getSource().isPresent() && id.getSource().get() instanceof MethodSource ms) {
                 try {
                     Method m = ms.getJavaMethod();
-                    if (!KitLifecycle.ruleIds(m).isEmpty()) {
-                        return true;
-                    }
+                    rules.addAll(KitLifecycle.ruleIds(m));
                 } catch (RuntimeException | LinkageError e) {
                     // not a method we can load: not a kit property
                 }
             }
             todo.addAll(plan.getChildren(id));
         }
-        return false;
+        return rules;
     }
 }

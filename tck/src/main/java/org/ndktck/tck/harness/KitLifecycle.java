@@ -89,6 +89,10 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             RunLedger.record(new RunLedger.PropertyRecord(ruleIds, id, "SKIPPED", 0, 0, "", 0, reason, null, ""));
             return SkipResult.skip(reason);
         }
+        String claimed = propertyId(method.get());
+        if (!PropertyClaims.mine(claimed)) {
+            return SkipResult.skip(PropertyClaims.ELSEWHERE + claimed);
+        }
         for (String id : ruleIds) {
             Optional<Rule> rule = RuleCatalog.standard().find(id);
             if (rule.isEmpty() || rule.get().requires().isEmpty()) {
@@ -121,6 +125,10 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             e.setStackTrace(new StackTraceElement[0]);
             RunLedger.record(new RunLedger.PropertyRecord(ruleIds(method), id, "FAILED", 0, 0, "", 0, e.getMessage(), e, ""));
             throw e;
+        }
+        Optional<PropertyExecutionResult> mirrored = PlatformJobs.mirror(id, ruleIds(method));
+        if (mirrored.isPresent()) {
+            return mirrored.get(); // a worker JVM of this run ran it (ndk.tck.jobs above 1 in a provider's own build)
         }
         TckConfig config = TckConfig.current();
         if (context.attributes().seed().filter(s -> !s.isBlank()).isEmpty()) {

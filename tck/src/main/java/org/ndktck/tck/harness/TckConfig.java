@@ -153,6 +153,14 @@ public record TckConfig(String provider, Map<String, String> settings, long seed
         return c;
     }
 
+    /**
+     * @param key a configuration parameter of the running test plan (or a system property of that name)
+     * @return its value, if set
+     */
+    public static Optional<String> parameter(String key) {
+        return lookup(key);
+    }
+
     private static Optional<String> lookup(String key) {
         Optional<String> v = parameters.apply(key);
         return v.isPresent() ? v : Optional.ofNullable(System.getProperty(key));

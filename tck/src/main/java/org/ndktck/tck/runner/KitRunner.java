@@ -5,6 +5,7 @@ import org.ndktck.spec.rules.Rule;
 import org.ndktck.spec.rules.RuleCatalog;
 import org.ndktck.tck.harness.ProviderUnderTest;
 import org.ndktck.tck.harness.SettingKeys;
+import org.ndktck.tck.harness.PropertyClaims;
 import org.ndktck.tck.harness.TckConfig;
 import org.ndktck.tck.report.ReportWriter;
 import org.ndktck.tck.report.RunReport;
@@ -195,6 +196,7 @@ public final class KitRunner {
         p.put(TckConfig.TIMEOUT_FACTOR, Double.toString(o.timeoutFactor()));
         p.put(org.ndktck.tck.harness.ConfigCapture.PRINT_SEED, "false");
         p.put(PlatformReports.REPORTS, "false"); // the runner writes its reports itself
+        p.put(org.ndktck.tck.harness.PlatformJobs.KEY, "1"); // the runner shares the work itself (--jobs): no platform workers
         p.put("jqwik.reporting.onlyfailures", "true");
         p.put("jqwik.reporting.usejunitplatform", "true");
         p.put("jqwik.database", o.reportDir().resolve("jqwik-database").toString());
@@ -222,6 +224,7 @@ public final class KitRunner {
         private final List<PropertyInfo> planned;
         private final Map<String, String> params;
         private final long seed;
+        private Path claims;
         private ProviderLoader.AdapterInfoResult adapterInfo;
 
         Prepared(Options options, ClassLoader loader, NdkProvider provider, ProviderUnderTest put, TckConfig config,
@@ -263,6 +266,23 @@ public final class KitRunner {
         /** @return the properties that will run */
         public List<PropertyInfo> planned() {
             return planned;
+        }
+
+        /**
+         * Makes this run one worker of a run that shares its properties through claims ({@link PropertyClaims}):
+         * the worker runs only the properties it claims, and its report counts a rule as selected only where it
+         * ran at least one of the rule's properties (rules without properties, and excluded ones, stay selected
+         * in every worker), so merging the workers' reports gives the verdicts of one run.
+         *
+         * @param claimsDir the run's claims directory (exists, shared by every worker)
+         * @param worker    this worker's number, 1-based
+         * @return this run
+         */
+        public Prepared claimingIn(Path claimsDir, int worker) {
+            params.put(PropertyClaims.DIR, claimsDir.toAbsolutePath().toString());
+            params.put(PropertyClaims.WORKER, Integer.toString(worker));
+            this.claims = claimsDir;
+            return this;
         }
 
         /** @return the rules selected by --rules and --shard */
@@ -479,7 +499,18 @@ public final class KitRunner {
             }
             notes.addAll(extraNotes);
             ProviderLoader.AdapterInfoResult info = adapterInfo();
-            List<RunReport.RuleReport> rules = Verdicts.compute(catalog, selected, excluded, byRule, outcomes,
+            Map<String, List<PropertyInfo>> ruleProps = byRule;
+            Set<String> sel = selected;
+            if (claims != null) {
+                // a worker judges a rule only by the properties it ran; the merge joins the workers' parts
+                Set<String> ran = outcomes.stream().map(x -> x.property().propertyId()).collect(Collectors.toSet());
+                Map<String, List<PropertyInfo>> mine = new LinkedHashMap<>();
+                byRule.forEach((id, ps) -> mine.put(id, ps.stream().filter(x -> ran.contains(x.propertyId())).toList()));
+                ruleProps = mine;
+                sel = selected.stream().filter(id -> !byRule.containsKey(id) || excluded.containsKey(id)
+                        || !mine.get(id).isEmpty()).collect(Collectors.toCollection(LinkedHashSet::new));
+            }
+            List<RunReport.RuleReport> rules = Verdicts.compute(catalog, sel, excluded, ruleProps, outcomes,
                     result == null ? List.of() : result.advisories(), this::replay,
                     rule -> info.info() == null ? Optional.empty()
                             : org.ndktck.tck.harness.Capabilities.missing(rule.requires(), info.info()));

@@ -3,6 +3,7 @@ package org.ndktck.tck.runner;
 import org.ndktck.tck.report.ReportMerger;
 import org.ndktck.tck.report.ReportWriter;
 import org.ndktck.tck.report.RunReport;
+import org.ndktck.tck.report.Summaries;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -23,20 +24,21 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code run --jobs N} (issue 18): the selected rules are dealt to N workers exactly as {@code --shard} deals
- * them (worker k of N runs the shard {@code k/N} of the run, or of the user's {@code --shard I/M} the shard
- * {@code (I + M(k-1))/(M N)}, which holds the same rules as shard k of that shard), every worker runs with the
- * run's seed, and the parent merges the workers' reports with {@link ReportMerger}, whose merged verdicts
- * equal those of one run with the same seed. So the verdicts of {@code --jobs N} equal those of
- * {@code --jobs 1}.
+ * {@code run --jobs N} (issue 18): N workers share the run's properties. Every worker walks the whole plan of the
+ * run (or of the user's {@code --shard I/M}) and runs the properties it claims first ({@link
+ * org.ndktck.tck.harness.PropertyClaims}: one atomic file per property in {@code REPORT_DIR/workers/claims}), so
+ * a worker that is done with a property takes the next one nobody has, and no property runs twice. Every worker
+ * derives a property's seed from the run seed and the property's name, and counts a rule only by the properties it
+ * ran; the parent merges the workers' reports with {@link ReportMerger}. So the verdicts of {@code --jobs N} equal
+ * those of {@code --jobs 1} with the same seed, whichever worker ran what.
  *
  * <p>Worker 1 runs in this JVM (no JVM start before the first property); workers 2 to N are child JVMs
- * ({@code java -cp <this classpath> org.ndktck.tck.runner.NdkTckCommand run ... --jobs 1}), so what a provider
- * does in one worker (hangs, throws, corrupts its static state, even ends its JVM) cannot change another
- * worker's verdicts. Each worker bounds its own properties as a single run does. A worker whose JVM ends
- * without a report leaves its rules UNTESTED, says so in the notes, and makes the run exit 1. Every worker's
- * reports stay in {@code REPORT_DIR/workers/K}; the merged report is written to the report directory as by a
- * single run, always.
+ * ({@code java -cp <this classpath> org.ndktck.tck.runner.NdkTckCommand run ... --jobs 1 --claims DIR --worker K}),
+ * so what a provider does in one worker (hangs, throws, corrupts its static state, even ends its JVM) cannot change
+ * another worker's verdicts. Each worker bounds its own properties as a single run does. A worker whose JVM ends
+ * without a report leaves the rules of the properties it had claimed UNTESTED ({@link Unclaimed}), says so in the
+ * notes, and makes the run exit 1. Every worker's reports stay in {@code REPORT_DIR/workers/K}; the merged report
+ * is written to the report directory as by a single run, always.
  */
 final class ParallelRun {
     /** Configuration parameter, system property and environment variable (as NDK_TCK_JOBS) for the default of --jobs. */
@@ -78,17 +80,6 @@ final class ParallelRun {
     }
 
     /**
-     * @param run   the shard the user asked for, or null for the whole run
-     * @param k     worker number, 1-based
-     * @param count number of workers
-     * @return the shard worker k runs
-     */
-    static Shard workerShard(Shard run, int k, int count) {
-        Shard base = run == null ? new Shard(1, 1) : run;
-        return new Shard(base.index() + base.count() * (k - 1), base.count() * count);
-    }
-
-    /**
      * Runs the prepared run in {@code workers} workers and writes the merged report.
      *
      * @param whole   the prepared run (validated; its configuration printed)
@@ -112,6 +103,19 @@ final class ParallelRun {
             }
             dirs.add(d);
         }
+        Path claims = root.resolve("claims");
+        try {
+            if (Files.isDirectory(claims)) {
+                try (var old = Files.list(claims)) {
+                    for (Path f : (Iterable<Path>) old::iterator) {
+                        Files.deleteIfExists(f);
+                    }
+                }
+            }
+            Files.createDirectories(claims);
+        } catch (IOException e) {
+            throw new UsageException("cannot prepare " + claims + ": " + e.getMessage(), "choose a writable --report-dir");
+        }
         Map<String, PropertyInfo> byId = new HashMap<>();
         whole.planned().forEach(p -> byId.put(p.propertyId(), p));
 
@@ -130,7 +134,7 @@ final class ParallelRun {
             }
             if (written.compareAndSet(false, true)) {
                 try {
-                    ReportWriter.write(merge(whole, dirs, List.of("the run was interrupted; the verdicts cover the properties that finished"),
+                    ReportWriter.write(merge(whole, dirs, claims, List.of("the run was interrupted; the verdicts cover the properties that finished"),
                             new int[workers], startedAt, start), o.reportDir(), true);
                 } catch (IOException | RuntimeException e) {
                     System.err.println("ndk-tck: could not write the partial report: " + e.getMessage());
@@ -148,14 +152,13 @@ final class ParallelRun {
         boolean ended = false;
         try {
             for (int k = 2; k <= workers; k++) {
-                Shard s = workerShard(o.shard(), k, workers);
-                ProcessBuilder pb = new ProcessBuilder(command(whole, s, dirs.get(k - 1)));
+                ProcessBuilder pb = new ProcessBuilder(command(whole, claims, k, dirs.get(k - 1)));
                 pb.redirectError(ProcessBuilder.Redirect.INHERIT);
                 Process child;
                 try {
                     child = pb.start();
                 } catch (IOException e) {
-                    notes.add("worker " + k + " (shard " + s + ") could not be started: " + e.getMessage() + "; its rules are UNTESTED");
+                    notes.add("worker " + k + " could not be started: " + e.getMessage() + "; the other workers ran its share");
                     exits[k - 1] = -1;
                     continue;
                 }
@@ -166,9 +169,9 @@ final class ParallelRun {
                 readers.add(reader);
             }
             KitRunner.Options mine = new KitRunner.Options(o.provider(), o.providerJars(), o.settings(), o.rules(), o.profile(),
-                    o.tries(), whole.seed(), o.timeoutFactor(), o.strict(), o.exclusions(), workerShard(o.shard(), 1, workers),
+                    o.tries(), whole.seed(), o.timeoutFactor(), o.strict(), o.exclusions(), o.shard(),
                     dirs.get(0), o.kitPackage(), o.propertyTimeoutMillis(), o.today());
-            RunReport first = KitRunner.prepare(mine).execute(console, 0, true);
+            RunReport first = KitRunner.prepare(mine).claimingIn(claims, 1).execute(console, 0, true);
             exits[0] = first.exitCode();
             int i = 0;
             for (int k = 2; k <= workers; k++) {
@@ -203,7 +206,7 @@ final class ParallelRun {
             }
         }
         if (!written.compareAndSet(false, true)) {
-            return merge(whole, dirs, notes, exits, startedAt, start);
+            return merge(whole, dirs, claims, notes, exits, startedAt, start);
         }
         if (hooked) {
             try {
@@ -212,7 +215,7 @@ final class ParallelRun {
                 // shutting down
             }
         }
-        RunReport report = merge(whole, dirs, notes, exits, startedAt, start);
+        RunReport report = merge(whole, dirs, claims, notes, exits, startedAt, start);
         try {
             ReportWriter.write(report, o.reportDir(), true);
         } catch (IOException | RuntimeException e) {
@@ -222,7 +225,7 @@ final class ParallelRun {
     }
 
     /** The command line of a child worker: this JVM's classpath and memory options, the run's options, its shard. */
-    private static List<String> command(KitRunner.Prepared whole, Shard shard, Path dir) {
+    private static List<String> command(KitRunner.Prepared whole, Path claims, int worker, Path dir) {
         KitRunner.Options o = whole.options();
         List<String> c = new ArrayList<>();
         c.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -284,8 +287,14 @@ final class ParallelRun {
             c.add("--property-timeout");
             c.add(Double.toString(o.propertyTimeoutMillis() / 1000.0));
         }
-        c.add("--shard");
-        c.add(shard.toString());
+        if (o.shard() != null) {
+            c.add("--shard");
+            c.add(o.shard().toString());
+        }
+        c.add("--claims");
+        c.add(claims.toAbsolutePath().toString());
+        c.add("--worker");
+        c.add(Integer.toString(worker));
         c.add("--jobs");
         c.add("1");
         c.add("--report-dir");
@@ -343,7 +352,7 @@ final class ParallelRun {
     }
 
     /** Merges the workers' reports into the report of the whole run. */
-    private static RunReport merge(KitRunner.Prepared whole, List<Path> dirs, List<String> extraNotes, int[] exits,
+    private static RunReport merge(KitRunner.Prepared whole, List<Path> dirs, Path claims, List<String> extraNotes, int[] exits,
                                    Instant startedAt, long start) {
         KitRunner.Options o = whole.options();
         List<RunReport> reports = new ArrayList<>();
@@ -355,9 +364,9 @@ final class ParallelRun {
                 reports.add(ReportWriter.read(f));
             } catch (IOException | RuntimeException e) {
                 lost = true;
-                notes.add("worker " + k + " of " + dirs.size() + " (shard " + workerShard(o.shard(), k, dirs.size()) + ") ended"
-                        + (exits[k - 1] != 0 ? " with exit code " + exits[k - 1] : "") + " without a report; its rules are UNTESTED"
-                        + " (its output is in " + dirs.get(k - 1) + ")");
+                notes.add("worker " + k + " of " + dirs.size() + " ended"
+                        + (exits[k - 1] != 0 ? " with exit code " + exits[k - 1] : "") + " without a report; the rules of the"
+                        + " properties it had claimed are UNTESTED (its output is in " + dirs.get(k - 1) + ")");
             }
         }
         if (reports.isEmpty()) {
@@ -370,11 +379,16 @@ final class ParallelRun {
             }
         }
         notes.addAll(extraNotes);
-        int exit = lost ? Math.max(1, m.exitCode()) : m.exitCode();
+        List<RunReport.RuleReport> rules = Unclaimed.untested(m.rules(), whole.planned(), m.properties(), claims, notes);
+        lost |= rules != m.rules();
+        long tries = m.properties().stream().mapToLong(RunReport.PropertyReport::tries).sum();
+        long propMillis = m.properties().stream().mapToLong(RunReport.PropertyReport::durationMillis).sum();
+        int exit = Summaries.exitCode(rules, m.strict());
+        exit = lost ? Math.max(1, exit) : exit;
         return new RunReport(m.format(), m.kit(), m.provider(), m.seed(), o.seed() != null, m.profile(), m.tries(),
                 m.timeoutFactor(), m.strict(), m.rulesPattern(),
                 o.shard() == null ? null : new RunReport.ShardInfo(o.shard().index(), o.shard().count()), List.of(),
-                startedAt.toString(), (System.nanoTime() - start) / 1_000_000, m.triesPerSecond(), m.summary(), m.exclusions(),
-                notes, whole.replay(null), exit, m.rules(), m.properties());
+                startedAt.toString(), (System.nanoTime() - start) / 1_000_000, m.triesPerSecond(),
+                Summaries.summarize(rules, tries, propMillis), m.exclusions(), notes, whole.replay(null), exit, rules, m.properties());
     }
 }

@@ -96,6 +96,13 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--today", hidden = true, description = "The date exclusions are judged against (YYYY-MM-DD).")
     LocalDate today;
 
+    @Option(names = "--claims", hidden = true, paramLabel = "DIR",
+            description = "Claims directory of a run whose workers share its properties (set by --jobs for its workers).")
+    Path claims;
+
+    @Option(names = "--worker", hidden = true, paramLabel = "K", description = "This worker's number in a shared run (1-based).")
+    int worker = 1;
+
     @Override
     public Integer call() {
         KitRunner.Options o = new KitRunner.Options(provider, providerJars, Converters.settings(settings),
@@ -104,6 +111,9 @@ public final class RunCommand implements Callable<Integer> {
                 propertyTimeoutSeconds == null ? null : Math.max(1, Math.round(propertyTimeoutSeconds * 1000)), today);
         int requested = ParallelRun.jobs(jobs);
         KitRunner.Prepared p = KitRunner.prepare(o);
+        if (claims != null) {
+            p.claimingIn(claims, worker);
+        }
         int workers = Math.min(requested, p.runRules().size());
         Console console = new Console(parent.out, Converters.progress(progress), quiet, p.planned(), p.runRules());
         List<String> lines = new ArrayList<>(p.configurationLines());
@@ -112,7 +122,8 @@ public final class RunCommand implements Callable<Integer> {
                     + "each worker's report in " + reportDir.resolve("workers") + ")");
         }
         console.configuration(lines);
-        RunReport r = workers > 1 ? ParallelRun.run(p, workers, console) : p.execute(console, 0, true);
+        KitExecution.Progress progress = claims == null ? console : new OutcomeFiles(claims, console);
+        RunReport r = workers > 1 ? ParallelRun.run(p, workers, console) : p.execute(progress, 0, true);
         console.done();
         Console.results(parent.out, r, reportDir, quiet, verbose);
         return r.exitCode();

@@ -58,6 +58,13 @@ class ParallelRunTest {
         assertThat(w.get("shard").isNull()).isTrue();
         assertThat(w.get("summary").get("tries")).isEqualTo(o.get("summary").get("tries"));
         assertThat(w.get("notes").toString()).doesNotContain("missing shards");
+        // each property ran in exactly one worker
+        List<String> ran = new ArrayList<>();
+        for (String k : List.of("1", "2")) {
+            new ObjectMapper().readTree(tmp.resolve("two/workers/" + k + "/report.json").toFile()).get("properties")
+                    .forEach(p -> ran.add(p.get("property").asText()));
+        }
+        assertThat(ran).doesNotHaveDuplicates().hasSameSizeAs(o.get("properties"));
     }
 
     @Test
@@ -74,24 +81,45 @@ class ParallelRunTest {
     }
 
     @Test
-    void aWorkerWhoseJvmEndsLeavesItsRulesUntestedAndTheOthersAsInOneRun() throws IOException {
-        String inChild = ParallelRun.workerShard(null, 2, 2).select(PROBE_RULES, new LinkedHashSet<>(PROBE_RULES)).iterator().next();
-        List<String> inParent = new ArrayList<>(PROBE_RULES);
-        inParent.remove(inChild);
-        Cli.Result one = Cli.probeRun(tmp.resolve("one"), "--tries", "10", "--seed", "3", "--set", "fail=MR-CREATE-2", "--jobs", "1",
-                "--rules", String.join(",", inParent));
+    void aWorkerWhoseJvmEndsLeavesTheRulesOfItsClaimedPropertyUntestedAndTheOthersAsInOneRun() throws IOException {
+        Cli.Result one = Cli.probeRun(tmp.resolve("one"), "--tries", "10", "--seed", "3", "--set", "fail=MR-CREATE-2", "--jobs", "1");
+        // worker 1 holds its first property until worker 2 has claimed one; worker 2 ends its JVM in that property
         Cli.Result two = Cli.probeRun(tmp.resolve("two"), "--tries", "10", "--seed", "3", "--set", "fail=MR-CREATE-2",
-                "--set", "halt=" + inChild, "--jobs", "2");
+                "--set", "haltWorker=2", "--set", "holdFor=2", "--jobs", "2");
         assertThat(one.code()).isEqualTo(1);
         assertThat(two.code()).as(two.out() + two.err()).isEqualTo(1);
-        Map<String, String> v = verdicts(tmp.resolve("two"));
-        assertThat(v.get(inChild)).startsWith("UNTESTED");
-        Map<String, String> o = verdicts(tmp.resolve("one"));
-        for (String id : inParent) {
-            assertThat(v.get(id)).as(id).isEqualTo(o.get(id));
+        List<String> lost = new ArrayList<>();
+        try (var claims = java.nio.file.Files.list(tmp.resolve("two/workers/claims"))) {
+            claims.filter(f -> readString(f).equals("2")).forEach(f -> lost.add(f.getFileName().toString()));
         }
-        assertThat(new ObjectMapper().readTree(tmp.resolve("two/report.json").toFile()).get("notes").toString())
-                .contains("worker 2 of 2").contains("exit code 7").contains("without a report");
+        assertThat(lost).hasSize(1);
+        JsonNode report = new ObjectMapper().readTree(tmp.resolve("two/report.json").toFile());
+        Set<String> lostRules = new LinkedHashSet<>();
+        new ObjectMapper().readTree(tmp.resolve("one/report.json").toFile()).get("rules").forEach(r -> r.get("properties").forEach(p -> {
+            if (p.asText().replaceAll("[^A-Za-z0-9._-]", "_").equals(lost.get(0))) {
+                lostRules.add(r.get("id").asText());
+            }
+        }));
+        assertThat(lostRules).isNotEmpty();
+        Map<String, String> v = verdicts(tmp.resolve("two"));
+        Map<String, String> o = verdicts(tmp.resolve("one"));
+        for (String id : o.keySet()) {
+            if (lostRules.contains(id)) {
+                assertThat(v.get(id)).as(id).startsWith("UNTESTED");
+            } else {
+                assertThat(v.get(id)).as(id).isEqualTo(o.get(id));
+            }
+        }
+        assertThat(report.get("notes").toString()).contains("worker 2 of 2").contains("exit code 7").contains("without a report")
+                .contains("claimed by worker 2");
+    }
+
+    private static String readString(Path f) {
+        try {
+            return java.nio.file.Files.readString(f).trim();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
@@ -102,25 +130,6 @@ class ParallelRunTest {
         assertThat(two.code()).as(two.out() + two.err()).isEqualTo(1).isEqualTo(one.code());
         assertThat(verdicts(tmp.resolve("two"))).isEqualTo(verdicts(tmp.resolve("one")));
         assertThat(verdicts(tmp.resolve("two")).get("GEN-CB-2")).startsWith("FAIL");
-    }
-
-    @Test
-    void theWorkersTogetherRunExactlyTheRulesOfTheRunOrOfItsShard() {
-        List<String> rules = new ArrayList<>();
-        for (int i = 0; i < 23; i++) {
-            rules.add("R-" + i);
-        }
-        Set<String> withProps = new LinkedHashSet<>(rules.subList(0, 17));
-        for (Shard run : new Shard[]{null, new Shard(1, 2), new Shard(2, 2), new Shard(2, 3)}) {
-            Set<String> expected = run == null ? new LinkedHashSet<>(rules) : run.select(rules, withProps);
-            for (int workers = 1; workers <= 4; workers++) {
-                List<String> union = new ArrayList<>();
-                for (int k = 1; k <= workers; k++) {
-                    union.addAll(ParallelRun.workerShard(run, k, workers).select(rules, withProps));
-                }
-                assertThat(union).as(run + " in " + workers + " workers").containsExactlyInAnyOrderElementsOf(expected);
-            }
-        }
     }
 
     @Test

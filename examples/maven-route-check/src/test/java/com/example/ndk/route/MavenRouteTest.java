@@ -142,28 +142,43 @@ class MavenRouteTest {
     }
 
     /**
-     * ndk.tck.jobs on the Maven route (issue 18): the properties still run one after another in the test JVM, so the
-     * verdicts and tries equal those of jobs 1, for a legal provider (passes) and a fault (fails its rule), and the
-     * report says the setting was not used.
+     * ndk.tck.jobs on the Maven route (issue 18): with 2, two worker JVMs run the suite's properties and this JVM
+     * mirrors them, so every property is still a test of this build, with the verdicts, tries and seeds of jobs 1,
+     * for a legal provider (passes) and a fault (fails its rule, with the worker's message).
      */
     @Test
-    void jobsOnTheMavenRouteGiveTheVerdictsOfJobsOneAndSaySo() throws IOException {
-        run(LegalProviderSuite.class);
+    void jobsOnTheMavenRouteRunWorkersWithTheVerdictsOfJobsOne() throws IOException {
+        Outcome oneRun = run(LegalProviderSuite.class);
         JsonNode one = report(LegalProviderSuite.class);
+        RunLedger.reset();
         Outcome two = run(LegalProviderSuite.class, Map.of("ndk.tck.jobs", "2"));
         assertEquals(List.of(), two.failureMessages(), "a legal provider must pass with ndk.tck.jobs=2");
+        assertEquals(oneRun.succeeded(), two.succeeded(), "the same properties, each a test of this build");
         JsonNode withJobs = report(LegalProviderSuite.class);
         for (String id : List.of("MR-FR-4", "MR-TOK-2", "MR-FR-10")) {
             assertEquals(rule(one, id).get("verdict").asText(), rule(withJobs, id).get("verdict").asText(), id);
             assertEquals(rule(one, id).get("tries").asLong(), rule(withJobs, id).get("tries").asLong(), id);
         }
-        assertTrue(withJobs.get("notes").toString().contains("ndk.tck.jobs=2 is not used in a JUnit Platform build"),
-                withJobs.get("notes").toString());
-        assertFalse(one.get("notes").toString().contains("ndk.tck.jobs"), one.get("notes").toString());
+        TckConfig suiteConfig = new TckConfig("legal:foreign-thread-completion", Map.of(), 4242, true,
+                TckConfig.Profile.STANDARD, Optional.of(7), 3.0);
+        for (RunLedger.PropertyRecord r : RunLedger.properties()) {
+            assertEquals(Long.toString(suiteConfig.seedFor(r.property())), r.seed(), r.property() + ": not the suite's seed");
+        }
+        // the work was done in the workers: each wrote its report, and together they ran every property once
+        List<String> ran = new ArrayList<>();
+        for (String k : List.of("1", "2")) {
+            Path w = reports.resolve("LegalProviderSuite/workers/" + k + "/report.json");
+            assertTrue(Files.isRegularFile(w), "no report of worker " + k);
+            new ObjectMapper().readTree(w.toFile()).get("properties").forEach(p -> ran.add(p.get("property").asText()));
+        }
+        assertEquals(two.succeeded().size(), ran.size(), "properties the workers ran: " + ran);
 
         Outcome fault = run(FaultProviderSuite.class, Map.of("ndk.tck.jobs", "2"));
         assertTrue(fault.failureMessages().stream().anyMatch(m -> m.contains("MR-FR-4")), String.join("\n", fault.failureMessages()));
-        assertEquals("FAIL", rule(report(FaultProviderSuite.class), "MR-FR-4").get("verdict").asText());
+        JsonNode faultReport = report(FaultProviderSuite.class);
+        assertEquals("FAIL", rule(faultReport, "MR-FR-4").get("verdict").asText());
+        assertEquals(1, faultReport.get("exitCode").asInt());
+        assertTrue(Files.isRegularFile(reports.resolve("FaultProviderSuite/workers/1/report.json")));
     }
 
     @Test

@@ -2,7 +2,15 @@ package org.ndktck.tck.runner.testkit;
 
 import org.ndktck.tck.RuleViolation;
 import org.ndktck.tck.RunLedger;
+import org.ndktck.tck.harness.PropertyClaims;
 import org.ndktck.tck.harness.ProviderUnderTest;
+import org.ndktck.tck.harness.TckConfig;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.stream.Stream;
 
 import java.util.Arrays;
 import java.util.Map;
@@ -28,6 +36,13 @@ final class Probe {
                 }
             }
         }
+        String worker = TckConfig.parameter(PropertyClaims.WORKER).orElse("1");
+        if (worker.equals(s.get("haltWorker"))) {
+            Runtime.getRuntime().halt(7);
+        }
+        if (worker.equals("1") && !s.getOrDefault("holdFor", "").isBlank()) {
+            holdUntilClaimedBy(s.get("holdFor"));
+        }
         if (has(s, "halt", rule)) {
             Runtime.getRuntime().halt(7);
         }
@@ -48,6 +63,25 @@ final class Probe {
         }
         if (has(s, "fail", rule) && x >= 3) {
             throw new RuleViolation(rule, "MUST: " + FIELDS + " (x=" + x + ")");
+        }
+    }
+
+    /** Waits (up to 60 s) until worker {@code k} of a shared run has claimed a property, as a slow property lets it. */
+    private static void holdUntilClaimedBy(String k) {
+        Optional<String> dir = TckConfig.parameter(PropertyClaims.DIR);
+        long end = System.nanoTime() + 60_000_000_000L;
+        while (dir.isPresent() && System.nanoTime() < end) {
+            try (Stream<Path> files = Files.list(Path.of(dir.get()))) {
+                if (files.anyMatch(f -> PropertyClaims.owner(f.getParent(), f.getFileName().toString()).filter(k::equals).isPresent())) {
+                    return;
+                }
+                Thread.sleep(20);
+            } catch (IOException e) {
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 

@@ -33,6 +33,8 @@ public class ProbeProvider implements NdkProvider {
         KEYS.put("bury", "rules whose probe property throws IllegalStateException with a RuleViolation of the rule as its cause");
         KEYS.put("violate", "RULE>OTHER: RULE's probe property throws RuleViolation(OTHER)");
         KEYS.put("halt", "rules whose probe property ends its JVM at once (Runtime.halt(7)), as a provider may");
+        KEYS.put("haltWorker", "K: in worker K of a run --jobs N, the first probe property ends the JVM at once (Runtime.halt(7))");
+        KEYS.put("holdFor", "K: in worker 1 of a run --jobs N, a probe property waits (up to 60 s) until worker K claimed a property");
     }
 
     private final String name;
