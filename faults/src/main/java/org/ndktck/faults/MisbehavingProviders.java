@@ -12,7 +12,7 @@ import org.ndktck.spec.NdkProviderSource;
  * the misbehaving providers of issue 8 ({@link Misbehaviours}), the legal but unusual behaviours the kit
  * must pass ({@link LegalBehaviours}), and the faults that complete the catalogue so that every
  * provider-checked MUST rule has one ({@link CatalogueGaps}), and the faults of the rules the page audit added
- * ({@link AuditFaults}).
+ * ({@link AuditFaults}), and the races of issue 20's concurrent calls ({@link ConcurrencyFaults}).
  */
 public final class MisbehavingProviders implements NdkProviderSource {
     @Override
@@ -27,6 +27,7 @@ public final class MisbehavingProviders implements NdkProviderSource {
         all.addAll(DeferFaults.providers());
         all.addAll(LimitFaults.providers());
         all.addAll(SlowProviders.faults());
+        all.addAll(ConcurrencyFaults.providers());
         return all;
     }
 }
