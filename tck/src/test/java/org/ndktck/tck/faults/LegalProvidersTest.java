@@ -18,8 +18,18 @@ import org.ndktck.tck.kit.KitRun;
 class LegalProvidersTest {
     static final int TRIES = 5;
 
+    /**
+     * The legal providers this build runs at a few tries. {@code legal:slow-completion} (every completion 3 ms late)
+     * is left out: the kit's scale properties make thousands of calls whatever the tries, so it needs the run's time
+     * budget ({@code --time-budget}, TimeBudgetTest and the selftest), which this launcher route does not end hard.
+     */
     static Stream<String> legal() {
-        return LegalBehaviours.providers().stream().map(NdkProvider::name);
+        return LegalBehaviours.providers().stream().map(NdkProvider::name).filter(n -> !n.equals("legal:slow-completion"));
+    }
+
+    /** As {@link #legal}, without {@code legal:slow} too, whose pending run repeats its inline run's cost. */
+    static Stream<String> legalFast() {
+        return legal().filter(n -> !n.equals("legal:slow"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -31,7 +41,7 @@ class LegalProvidersTest {
     }
 
     @ParameterizedTest(name = "{0}, completion=pending")
-    @MethodSource("legal")
+    @MethodSource("legalFast")
     void theKitGivesNoFailOverAPendingReference(String provider) {
         KitRun.Result r = KitRun.against(provider, KitRun.Preset.FAULTS).set("completion", "pending").tries(3).run();
         assertThat(r.failedRules()).as(r.describe()).isEmpty();
