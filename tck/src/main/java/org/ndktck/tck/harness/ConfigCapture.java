@@ -157,9 +157,27 @@ public final class ConfigCapture implements TestExecutionListener {
         out = stream;
     }
 
-    /** @return the kit properties under the roots, outside suites nested in them (a run of their own) */
     private static int countKitProperties(TestPlan plan, Iterable<TestIdentifier> roots) {
-        int n = 0;
+        return kitProperties(plan, roots).size();
+    }
+
+    private static boolean hasKitProperty(TestPlan plan, Iterable<TestIdentifier> roots) {
+        return !kitProperties(plan, roots).isEmpty();
+    }
+
+    /** @return the rules of the kit properties under the roots, outside suites nested in them */
+    private static java.util.Set<String> kitRules(TestPlan plan, Iterable<TestIdentifier> roots) {
+        java.util.Set<String> rules = new java.util.LinkedHashSet<>();
+        kitProperties(plan, roots).forEach(rules::addAll);
+        return rules;
+    }
+
+    /**
+     * @return the rule IDs of each kit property under the roots, outside suites nested in them (a suite is a run of
+     *     its own, with its own seed line and workers)
+     */
+    private static java.util.List<java.util.Set<String>> kitProperties(TestPlan plan, Iterable<TestIdentifier> roots) {
+        java.util.List<java.util.Set<String>> out = new java.util.ArrayList<>();
         Deque<TestIdentifier> todo = new ArrayDeque<>();
         roots.forEach(todo::add);
         java.util.Set<TestIdentifier> rootSet = new java.util.HashSet<>(todo);
@@ -170,8 +188,9 @@ public final class ConfigCapture implements TestExecutionListener {
             }
             if (id.isTest() && id.getSource().isPresent() && id.getSource().get() instanceof MethodSource ms) {
                 try {
-                    if (!KitLifecycle.ruleIds(ms.getJavaMethod()).isEmpty()) {
-                        n++;
+                    java.util.Set<String> ids = KitLifecycle.ruleIds(ms.getJavaMethod());
+                    if (!ids.isEmpty()) {
+                        out.add(ids);
                     }
                 } catch (RuntimeException | LinkageError e) {
                     // not a method we can load: not a kit property
@@ -179,34 +198,6 @@ public final class ConfigCapture implements TestExecutionListener {
             }
             todo.addAll(plan.getChildren(id));
         }
-        return n;
-    }
-
-    private static boolean hasKitProperty(TestPlan plan, Iterable<TestIdentifier> roots) {
-        return !kitRules(plan, roots).isEmpty();
-    }
-
-    /** @return the rules of the kit properties under the roots, outside suites nested in them */
-    private static java.util.Set<String> kitRules(TestPlan plan, Iterable<TestIdentifier> roots) {
-        java.util.Set<String> rules = new java.util.LinkedHashSet<>();
-        Deque<TestIdentifier> todo = new ArrayDeque<>();
-        roots.forEach(todo::add);
-        java.util.Set<TestIdentifier> rootSet = new java.util.HashSet<>(todo);
-        while (!todo.isEmpty()) {
-            TestIdentifier id = todo.pop();
-            if (!rootSet.contains(id) && suiteOf(id).isPresent()) {
-                continue; // a suite prints its own seed line when it starts
-            }
-            if (id.isTest() && id.getSource().isPresent() && id.getSource().get() instanceof MethodSource ms) {
-                try {
-                    Method m = ms.getJavaMethod();
-                    rules.addAll(KitLifecycle.ruleIds(m));
-                } catch (RuntimeException | LinkageError e) {
-                    // not a method we can load: not a kit property
-                }
-            }
-            todo.addAll(plan.getChildren(id));
-        }
-        return rules;
+        return out;
     }
 }

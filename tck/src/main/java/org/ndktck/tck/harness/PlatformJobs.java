@@ -99,14 +99,7 @@ public final class PlatformJobs {
         Path claims = root.resolve("claims");
         List<Process> processes = new ArrayList<>();
         try {
-            if (Files.isDirectory(claims)) {
-                try (var old = Files.list(claims)) {
-                    for (Path f : (Iterable<Path>) old::iterator) {
-                        Files.deleteIfExists(f);
-                    }
-                }
-            }
-            Files.createDirectories(claims);
+            PropertyClaims.prepare(claims);
             for (int k = 1; k <= n; k++) {
                 Path dir = root.resolve(Integer.toString(k));
                 Files.createDirectories(dir);

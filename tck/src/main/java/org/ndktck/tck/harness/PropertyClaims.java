@@ -55,6 +55,23 @@ public final class PropertyClaims {
     }
 
     /**
+     * Makes an empty claims directory for a new run (the claims and outcomes of an earlier run in it are removed).
+     *
+     * @param dir the claims directory
+     * @throws IOException when it cannot be created or emptied
+     */
+    public static void prepare(Path dir) throws IOException {
+        if (Files.isDirectory(dir)) {
+            try (var old = Files.list(dir)) {
+                for (Path f : (Iterable<Path>) old::iterator) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        }
+        Files.createDirectories(dir);
+    }
+
+    /**
      * @param dir        the claims directory
      * @param propertyId {@code Class#method}
      * @return the worker that claimed the property, if any worker did (and finished writing its claim)

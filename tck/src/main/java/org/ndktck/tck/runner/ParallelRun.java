@@ -1,5 +1,6 @@
 package org.ndktck.tck.runner;
 
+import org.ndktck.tck.harness.PropertyClaims;
 import org.ndktck.tck.report.ReportMerger;
 import org.ndktck.tck.report.ReportWriter;
 import org.ndktck.tck.report.RunReport;
@@ -105,14 +106,7 @@ final class ParallelRun {
         }
         Path claims = root.resolve("claims");
         try {
-            if (Files.isDirectory(claims)) {
-                try (var old = Files.list(claims)) {
-                    for (Path f : (Iterable<Path>) old::iterator) {
-                        Files.deleteIfExists(f);
-                    }
-                }
-            }
-            Files.createDirectories(claims);
+            PropertyClaims.prepare(claims);
         } catch (IOException e) {
             throw new UsageException("cannot prepare " + claims + ": " + e.getMessage(), "choose a writable --report-dir");
         }
