@@ -41,6 +41,11 @@ class SectionFaultsTest {
                     properties, Map.of(), 50);
         }
 
+        /** @return this case with another try count (a stateful property whose chains reach the fault's step by chance) */
+        Case tries(int n) {
+            return new Case(fault, rule, properties, settings, n);
+        }
+
         Case with(String key, String value) {
             Map<String, String> m = new java.util.LinkedHashMap<>(settings);
             m.put(key, value);
@@ -98,8 +103,9 @@ class SectionFaultsTest {
         c.add(new Case("fault:CL-4/close-callback-first", CloseProperties.class).with("completion", "pending"));
         c.add(new Case("fault:CL-9/close-returns-early", CloseProperties.class));
         c.add(new Case("fault:AI-1/frmr-8", AdapterInfoProperties.class));
-        c.add(new Case("fault:MR-DEREG-3/token-kept", MrLifecycleStateProperties.class));
-        c.add(new Case("fault:INV-4/token-kept", MrLifecycleStateProperties.class));
+        // random chains reach "invalidate, then use the old token" only in some tries: 50 tries missed it once in CI
+        c.add(new Case("fault:MR-DEREG-3/token-kept", MrLifecycleStateProperties.class).tries(200));
+        c.add(new Case("fault:INV-4/token-kept", MrLifecycleStateProperties.class).tries(200));
         // fault:MR-TOK-6/shared-token is proven by TokenProperties above; through the chain, a shared token may
         // first show as a wrong access (MR-FR-9, MR-TOK-2) before two registrations are live at once.
         return c;
