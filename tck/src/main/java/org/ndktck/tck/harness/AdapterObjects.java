@@ -205,7 +205,7 @@ public final class AdapterObjects {
         for (int i = 1; i < Refusals.SETUP_ATTEMPTS && Refusals.isAllowedRefusal(c.status()); i++) {
             c = calls.create(kind, detail, call);
         }
-        Refusals.discardIfRefused(c.status(), c.call());
+        Refusals.discardIfRefused(c.status());
         if (!c.succeeded()) {
             throw new KitSetupError(detail.get(), c.describe());
         }

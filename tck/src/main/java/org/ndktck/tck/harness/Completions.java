@@ -56,7 +56,7 @@ public final class Completions {
         }
         awaitEntry(wr);
         // a request that failed later for lack of resources (an error CQ entry, which the pages allow) judges nothing
-        Refusals.discardIfRefused(wr.entry.status(), null);
+        Refusals.discardIfRefused(wr.entry.status());
         return new WrOutcome(wr::detail, r, wr.entry.status(), wr.entry);
     }
 

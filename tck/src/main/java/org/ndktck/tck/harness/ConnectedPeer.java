@@ -64,7 +64,7 @@ public final class ConnectedPeer {
         inv.batch("session set-up (peer scratch MR)", () -> {
             NdkMr mr = mrs.createMr(objects.peer(), false);
             Outcome o = mrs.register(mr, mdl, (long) SCRATCH_PAGES * pageSize, flags);
-            Refusals.discardIfRefused(o.status(), o.call());
+            Refusals.discardIfRefused(o.status());
             if (!o.succeeded()) {
                 throw new KitSetupError(o.call() + " for the peer's scratch buffer", o.describe());
             }

@@ -177,14 +177,17 @@ public final class HostBuffer {
      * @param data   the bytes expected there
      */
     public void expectWrite(long offset, byte[] data) {
-        for (int i = 0; i < data.length; i++) {
-            long o = offset + i;
+        if (!painted) {
+            return;
+        }
+        int done = 0;
+        while (done < data.length) {
+            long o = offset + done;
             int page = (int) (o / pageSize);
             int off = (int) (o % pageSize);
-            if (!painted) {
-                continue;
-            }
-            expected.computeIfAbsent(page, this::pattern)[off] = data[i];
+            int n = Math.min(data.length - done, pageSize - off);
+            System.arraycopy(data, done, expected.computeIfAbsent(page, this::pattern), off, n);
+            done += n;
         }
     }
 

@@ -22,8 +22,9 @@ import java.util.function.Supplier;
  * thread (jqwik keeps per-property state in thread-locals).
  *
  * <p>Why a caller thread and not a watchdog: a watchdog cannot free a thread blocked in provider code
- * that ignores interrupts. The hand-off costs about 1 microsecond a call while the caller thread is
- * busy (both sides spin for a few microseconds before they park); the kit batches the calls of session
+ * that ignores interrupts. The hand-off costs a few microseconds while the other side has not parked yet
+ * (both sides yield for up to a millisecond before they park, since waking a parked thread costs tens of
+ * microseconds on a virtual machine); the kit batches the calls of session
  * set-up and tear-down into one hand-off ({@link #batch}); a property runs its whole try's provider
  * interaction as one batch ({@link NdkSession#inTry}), so a try costs one hand-off, and every provider
  * call in it still has its own bound: the waiting property thread watches the start time of the call the
@@ -39,10 +40,15 @@ import java.util.function.Supplier;
  * property thread bound it.
  */
 public final class Invoker {
-    /** Spin before parking while waiting for the caller thread, in nanoseconds. */
-    private static final long WAIT_SPIN_NANOS = 20_000;
-    /** Spin of an idle caller thread before it parks, in nanoseconds. */
-    private static final long IDLE_SPIN_NANOS = 50_000;
+    /**
+     * How long the waiting property thread yields (spins with {@link Thread#yield()}) before it parks, in
+     * nanoseconds. Waking a parked thread costs tens of microseconds on a virtual machine, more than most
+     * tries' whole provider work; a yielding thread hands its core to any other runnable thread, so it costs
+     * the other workers of a run little (BENCHMARKS.md, "Where a try's time goes").
+     */
+    private static final long WAIT_SPIN_NANOS = 1_000_000;
+    /** How long an idle caller thread yields before it parks, in nanoseconds (as {@link #WAIT_SPIN_NANOS}). */
+    private static final long IDLE_SPIN_NANOS = 1_000_000;
     /** Longest the waiting property thread sleeps before it looks at the caller thread's current call again. */
     private static final long POLL_NANOS = 5_000_000;
     /**
@@ -271,7 +277,7 @@ public final class Invoker {
                                 + ct.getName() + " and goes on with a fresh adapter");
             }
             if (now - spinEnd < 0) {
-                Thread.onSpinWait();
+                Thread.yield();
             } else {
                 // wake up now and then: a nested call may have started with a shorter bound than the one slept on
                 LockSupport.parkNanos(this, Math.min(deadline - now, POLL_NANOS));
@@ -404,7 +410,7 @@ public final class Invoker {
                     spinUntil = now + IDLE_SPIN_NANOS;
                 }
                 if (now - spinUntil < 0) {
-                    Thread.onSpinWait();
+                    Thread.yield();
                 } else {
                     LockSupport.park(this);
                 }

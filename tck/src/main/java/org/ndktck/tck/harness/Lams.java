@@ -56,7 +56,7 @@ public final class Lams {
             lam = new NdkLogicalAddressMapping(lam.lamSize());
             o = build(mdl, length, lam);
         }
-        Refusals.discardIfRefused(o.status(), o.call());
+        Refusals.discardIfRefused(o.status());
         if (!o.succeeded()) {
             throw new KitSetupError(o.call(), o.describe());
         }

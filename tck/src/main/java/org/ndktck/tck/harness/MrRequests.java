@@ -82,24 +82,24 @@ public final class MrRequests {
      */
     public NdkMr createMr(Side side, boolean fastRegister) {
         Created<NdkMr> c = Refusals.retried(() -> createMrRaw(side, fastRegister), Created::status);
-        Refusals.discardIfRefused(c.status(), c.call());
+        Refusals.discardIfRefused(c.status());
         if (!c.succeeded()) {
             throw Violations.of("MR-CREATE-2", c.call(), "STATUS_SUCCESS, inline or through the completion, for an MR on a fresh PD", c.describe());
         }
-        checkMrHeader(c.call(), c.object());
+        checkMrHeader(c::call, c.object());
         return c.object();
     }
 
     /**
      * Reads an MR's header and checks ObjectType = NdkObjectTypeMr (OBJ-1).
      *
-     * @param call the create call, for the message
+     * @param call the create call, for the message (built only when a message is)
      * @param mr   the MR
      */
-    public void checkMrHeader(String call, NdkMr mr) {
-        var h = inv.call("NDK_OBJECT_HEADER", () -> "NDK_MR.Header of the MR from " + call, mr::header);
+    public void checkMrHeader(Supplier<String> call, NdkMr mr) {
+        var h = inv.call("NDK_OBJECT_HEADER", () -> "NDK_MR.Header of the MR from " + call.get(), mr::header);
         if (h == null || h.objectType() != NdkObjectType.MR) {
-            throw Violations.of("OBJ-1", call, "Header.ObjectType = NdkObjectTypeMr (4)",
+            throw Violations.of("OBJ-1", call.get(), "Header.ObjectType = NdkObjectTypeMr (4)",
                     h == null ? "no header (null)" : "Header.ObjectType = " + h.objectType());
         }
     }
@@ -150,7 +150,7 @@ public final class MrRequests {
      */
     public void registerValid(NdkMr mr, Mdl mdl, long length, int flags) {
         Outcome o = Refusals.retried(() -> register(mr, mdl, length, flags), Outcome::status);
-        Refusals.discardIfRefused(o.status(), o.call());
+        Refusals.discardIfRefused(o.status());
         if (!o.succeeded()) {
             if ((flags & NdkMrFlags.RDMA_READ_SINK) != 0 && objects.readSinkNotRequired()) {
                 Outcome without = register(mr, mdl, length, flags & ~NdkMrFlags.RDMA_READ_SINK);
@@ -211,7 +211,7 @@ public final class MrRequests {
     public NdkMr fastRegisterMr(int adapterPageCount, boolean remoteAccess) {
         NdkMr mr = createMr(objects.target(), true);
         Outcome o = Refusals.retried(() -> initializeFastRegister(mr, adapterPageCount, remoteAccess), Outcome::status);
-        Refusals.discardIfRefused(o.status(), o.call());
+        Refusals.discardIfRefused(o.status());
         if (!o.succeeded()) {
             throw Violations.of("MR-FRI-2", o.call(), "STATUS_SUCCESS: AdapterPageCount is at most FRMRPageCount ("
                     + u32(objects.info().frmrPageCount()) + ")", o.describe());

@@ -304,7 +304,7 @@ public final class NdkSession implements AutoCloseable {
     }
 
     /** As {@link MrRequests#checkMrHeader}. */
-    public void checkMrHeader(String call, NdkMr mr) {
+    public void checkMrHeader(Supplier<String> call, NdkMr mr) {
         mrs.checkMrHeader(call, mr);
     }
 

@@ -62,7 +62,7 @@ public final class OwnedObjects implements AutoCloseable {
     }
 
     private <T extends NdkObject> T required(Created<T> c) {
-        Refusals.discardIfRefused(c.status(), c.call());
+        Refusals.discardIfRefused(c.status());
         if (!c.succeeded()) {
             throw new KitSetupError(c.call(), c.describe());
         }
@@ -102,7 +102,7 @@ public final class OwnedObjects implements AutoCloseable {
         Created<NdkMr> c = calls.create("NdkCreateMr", () -> "NdkCreateMr(FastRegister=" + (fastRegister ? "TRUE" : "FALSE") + ")",
                 op -> pd.createMr(fastRegister, op.createCompletion(), op.context()));
         if (c.succeeded()) {
-            mrs.checkMrHeader(c.call(), c.object());
+            mrs.checkMrHeader(c::call, c.object());
         }
         if (!c.succeeded() && !Refusals.isAllowedRefusal(c.status())) {
             throw Violations.of("MR-CREATE-2", c.call(), "STATUS_SUCCESS, inline or through the completion, for an MR on an open PD", c.describe());

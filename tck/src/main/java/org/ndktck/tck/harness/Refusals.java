@@ -92,9 +92,8 @@ public final class Refusals {
      * Discards the running try, counted, when {@code status} is an allowed refusal; returns otherwise.
      *
      * @param status the call's final status (inline, or through its completion)
-     * @param call   the call and its arguments in hex, for the record (may be null)
      */
-    public static void discardIfRefused(NtStatus status, String call) {
+    public static void discardIfRefused(NtStatus status) {
         if (isAllowedRefusal(status)) {
             discard();
         }

@@ -108,7 +108,7 @@ public final class WorkRequests {
     /** The work-request pages allow "other status codes": a post refused for lack of resources judges nothing, unless KEEP. */
     private static WorkRequest judged(WorkRequest wr, Refusals.OnRefusal policy) {
         if (policy != Refusals.OnRefusal.KEEP) {
-            Refusals.discardIfRefused(wr.returned, null);
+            Refusals.discardIfRefused(wr.returned);
         }
         return wr;
     }

@@ -132,7 +132,7 @@ public class AdapterLimitProperties {
                     if (use && !fastRegister) {
                         Outcome d = Refusals.retried(() -> s.deregister(mr), Outcome::status);
                         if (!d.succeeded()) {
-                            Refusals.discardIfRefused(d.status(), d.call());
+                            Refusals.discardIfRefused(d.status());
                             throw Violations.of("MR-DEREG-2", d.call(), "STATUS_SUCCESS for a registered MR", d.describe());
                         }
                     }

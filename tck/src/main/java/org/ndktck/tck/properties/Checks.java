@@ -42,7 +42,7 @@ final class Checks {
         if (NtStatus.STATUS_SUCCESS.equals(status)) {
             throw Violations.of(rule, call, expected, describe);
         }
-        Refusals.discardIfRefused(status, call);
+        Refusals.discardIfRefused(status);
         if (listed != null && !listed.equals(status)) {
             Violations.advisory(rule, call, listed.toString(), describe);
         }

@@ -100,7 +100,7 @@ public class CloseProperties {
                     SectionChecks.requireRegistered(s, s.register(mr, b.mdl(t.freshVa(), 0, p), p, NdkMrFlags.ALLOW_REMOTE_READ));
                     if (state == State.MR_DEREGISTERED) {
                         Outcome o = s.deregister(mr);
-                        Refusals.discardIfRefused(o.status(), o.call()); // MR-DEREG-2 "other status codes": a shortage judges nothing
+                        Refusals.discardIfRefused(o.status()); // MR-DEREG-2 "other status codes": a shortage judges nothing
                         if (!o.succeeded()) {
                             throw Violations.of("MR-DEREG-2", o.call(), "STATUS_SUCCESS", o.describe());
                         }

@@ -89,7 +89,7 @@ public class ConsumerMisuseProperties {
                 Lam lam = s.buildLam(mdl, a.length());
                 long base = sameBase ? a.base() : t.freshVa() + (1L << 20) + fbo;
                 WrOutcome again = s.fastRegister(s.target().qp(), a.mr(), pages, lam.pages(), fbo, a.length(), base, RW);
-                Refusals.discardIfRefused(again.status(), again.call());
+                Refusals.discardIfRefused(again.status());
                 if (!again.succeeded()) {
                     s.drain(s.target());
                     return;

@@ -30,7 +30,7 @@ public class CreateMrProperties {
         String[] how = {""};
         NdkSession.inTry(s -> {
             Created<NdkMr> c = s.createMrRaw(s.target(), fastRegister);
-            Refusals.discardIfRefused(c.status(), c.call());
+            Refusals.discardIfRefused(c.status());
             if (!c.succeeded()) {
                 throw Violations.of("MR-CREATE-2", c.call(), "STATUS_SUCCESS, inline or through the completion, on a fresh PD", c.describe());
             }

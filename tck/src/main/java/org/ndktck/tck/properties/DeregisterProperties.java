@@ -60,7 +60,7 @@ public class DeregisterProperties {
             Outcome reg = sc.register();
             SectionChecks.requireRegistered(s, reg);
             Outcome o = s.deregister(sc.mr());
-            Refusals.discardIfRefused(o.status(), o.call()); // MR-DEREG-2 "other status codes": a shortage judges nothing
+            Refusals.discardIfRefused(o.status()); // MR-DEREG-2 "other status codes": a shortage judges nothing
             if (!o.succeeded()) {
                 throw Violations.of("MR-DEREG-2", o.call() + " after " + reg.call(),
                         "STATUS_SUCCESS, inline or through the completion", o.describe());
@@ -120,7 +120,7 @@ public class DeregisterProperties {
                         before.outcome().describe());
             }
             Outcome o = s.deregister(r.mr());
-            Refusals.discardIfRefused(o.status(), o.call()); // MR-DEREG-2 "other status codes": a shortage judges nothing
+            Refusals.discardIfRefused(o.status()); // MR-DEREG-2 "other status codes": a shortage judges nothing
             if (!o.succeeded()) {
                 throw Violations.of("MR-DEREG-2", o.call(), "STATUS_SUCCESS for a registered MR", o.describe());
             }

@@ -112,7 +112,7 @@ public class FastRegisterInitProperties {
     private static NdkMr initialized(NdkSession s, int n) {
         NdkMr mr = s.createMr(s.target(), true);
         Outcome o = s.initializeFastRegister(mr, n, true);
-        Refusals.discardIfRefused(o.status(), o.call());
+        Refusals.discardIfRefused(o.status());
         if (!o.succeeded()) {
             throw Violations.of("MR-FRI-2", o.call(), "STATUS_SUCCESS for AdapterPageCount " + u32(n) + " (FRMRPageCount "
                     + u32(s.info().frmrPageCount()) + ")", o.describe());
@@ -198,7 +198,7 @@ public class FastRegisterInitProperties {
         NdkSession.inTry(s -> {
             NdkMr mr = s.createMr(s.target(), true);
             Outcome o = s.initializeFastRegister(mr, (int) count, remoteAccess);
-            Refusals.discardIfRefused(o.status(), o.call());
+            Refusals.discardIfRefused(o.status());
             if (!o.succeeded()) {
                 throw Violations.of("MR-FRI-4", o.call(), "STATUS_SUCCESS: 16 <= AdapterPageCount <= FRMRPageCount ("
                         + u32(s.info().frmrPageCount()) + ")", o.describe());
@@ -304,7 +304,7 @@ public class FastRegisterInitProperties {
     }
 
     private static void requireInitialized(Outcome o, String what) {
-        Refusals.discardIfRefused(o.status(), o.call());
+        Refusals.discardIfRefused(o.status());
         if (!o.succeeded()) {
             throw Violations.of("MR-FRI-6", o.call() + ", " + what, "STATUS_SUCCESS, inline or through the completion", o.describe());
         }

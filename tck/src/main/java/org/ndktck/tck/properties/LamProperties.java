@@ -84,7 +84,7 @@ public class LamProperties {
                     long span2 = Mdl.spanPages(sc.chain().byteOffset(), contiguous, s.pageSize());
                     NdkLogicalAddressMapping ok = new NdkLogicalAddressMapping((int) NdkLogicalAddressMapping.bytesFor(span2));
                     Outcome o2 = t.buildLam(sc.chain(), contiguous, ok);
-                    Refusals.discardIfRefused(o2.status(), o2.call());
+                    Refusals.discardIfRefused(o2.status());
                     if (!o2.succeeded()) {
                         throw Violations.of("LAM-2", o2.call(), "STATUS_SUCCESS: Length " + u64(contiguous)
                                 + " ends where the chain is still contiguous", o2.describe());
@@ -141,7 +141,7 @@ public class LamProperties {
                     throw Violations.of("LAM-3", call, "a failure (STATUS_BUFFER_TOO_SMALL): the buffer cannot hold the mapping",
                             o.describe() + " with AdapterPageCount " + u32(lam.adapterPageCount()));
                 }
-                Refusals.discardIfRefused(o.status(), call);
+                Refusals.discardIfRefused(o.status());
                 if (!NtStatus.STATUS_BUFFER_TOO_SMALL.equals(o.status())) {
                     Violations.advisory("LAM-3", call, NtStatus.STATUS_BUFFER_TOO_SMALL.toString(), o.describe());
                     return;
@@ -153,7 +153,7 @@ public class LamProperties {
                 }
                 NdkLogicalAddressMapping retry = new NdkLogicalAddressMapping(lam.lamSize());
                 Outcome o2 = t.buildLam(mdl, length, retry);
-                Refusals.discardIfRefused(o2.status(), o2.call());
+                Refusals.discardIfRefused(o2.status());
                 if (!o2.succeeded()) {
                     throw Violations.of("LAM-3", o2.call(), "STATUS_SUCCESS when retried with the size NdkBuildLam asked for (" + told + " bytes)",
                             o2.describe());
@@ -193,7 +193,7 @@ public class LamProperties {
                 // *pLAMSize offered: exactly the bytes needed, or up to 40 more; on success it must say the bytes written
                 NdkLogicalAddressMapping lam = new NdkLogicalAddressMapping((int) NdkLogicalAddressMapping.bytesFor(span) + extraBytes);
                 Outcome o = t.buildLam(chain, length, lam);
-                Refusals.discardIfRefused(o.status(), o.call());
+                Refusals.discardIfRefused(o.status());
                 if (!o.succeeded()) {
                     throw Violations.of("LAM-7", o.call(), "STATUS_SUCCESS for a valid chain with a large enough buffer", o.describe());
                 }
@@ -381,7 +381,7 @@ public class LamProperties {
                 long span = Mdl.spanPages(sc.chain().byteOffset(), plan.length(), s.pageSize());
                 NdkLogicalAddressMapping lam = new NdkLogicalAddressMapping((int) NdkLogicalAddressMapping.bytesFor(span));
                 Outcome o = t.buildLam(sc.chain(), plan.length(), lam);
-                Refusals.discardIfRefused(o.status(), o.call());
+                Refusals.discardIfRefused(o.status());
                 if (!o.succeeded()) {
                     throw Violations.of("LAM-7", o.call(), "STATUS_SUCCESS for a valid chain with a large enough buffer", o.describe());
                 }

@@ -120,7 +120,7 @@ public class LiveScaleProperties {
                     }
                 }
                 if (live.isEmpty()) {
-                    Refusals.discardIfRefused(org.ndktck.spec.NtStatus.STATUS_INSUFFICIENT_RESOURCES, "NdkRegisterMr (the first of many)");
+                    Refusals.discardIfRefused(org.ndktck.spec.NtStatus.STATUS_INSUFFICIENT_RESOURCES);
                 }
                 int count = live.size();
                 for (int i = 0; i < count; i++) {

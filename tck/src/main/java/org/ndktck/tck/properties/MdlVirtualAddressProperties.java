@@ -148,7 +148,7 @@ public class MdlVirtualAddressProperties {
                 Chain ch = chain(s, t, c);
                 NdkLogicalAddressMapping lam = new NdkLogicalAddressMapping((int) NdkLogicalAddressMapping.bytesFor(c.pages()));
                 Outcome o = t.buildLam(ch.mdl(), ch.length(), lam);
-                Refusals.discardIfRefused(o.status(), o.call());
+                Refusals.discardIfRefused(o.status());
                 if (!o.succeeded()) {
                     throw Violations.of("LAM-7", o.call(), "STATUS_SUCCESS for a valid chain with a large enough buffer", o.describe());
                 }

@@ -30,7 +30,7 @@ public class MrObjectHeaderProperties {
             if (fastRegister) {
                 s.initializeFastRegister(mr, 1, true);
             }
-            s.checkMrHeader("NdkCreateMr(FastRegister=" + (fastRegister ? "TRUE" : "FALSE") + ") and its first call", mr);
+            s.checkMrHeader(() -> "NdkCreateMr(FastRegister=" + (fastRegister ? "TRUE" : "FALSE") + ") and its first call", mr);
         });
     }
 

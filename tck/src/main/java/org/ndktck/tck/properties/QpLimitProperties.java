@@ -287,7 +287,7 @@ public class QpLimitProperties {
                         }
                     }
                 }
-                Refusals.discardIfRefused(o.status(), "the request under test");
+                Refusals.discardIfRefused(o.status());
                 q.buffer().acceptActual(0, (int) Math.min(q.buffer().size(), Integer.MAX_VALUE));
                 boolean ok = o.succeeded() && (other == null || other.succeeded());
                 if (!ok) {

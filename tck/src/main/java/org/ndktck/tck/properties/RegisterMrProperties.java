@@ -85,7 +85,7 @@ public class RegisterMrProperties {
         NdkSession.inTry(s -> {
             RegScenario sc = RegScenario.prepare(s, plan);
             Outcome o = sc.register();
-            Refusals.discardIfRefused(o.status(), o.call());
+            Refusals.discardIfRefused(o.status());
             if (!o.succeeded()) {
                 throw Violations.of("MR-REG-2", o.call(), "STATUS_SUCCESS: the chain is contiguous over [VA, VA + Length); it breaks only at region byte "
                         + Hex.u64(plan.breakOffset()), o.describe());
@@ -138,7 +138,7 @@ public class RegisterMrProperties {
         NdkSession.inTry(s -> {
             RegScenario sc = RegScenario.prepare(s, plan);
             Outcome o = sc.register();
-            Refusals.discardIfRefused(o.status(), o.call());
+            Refusals.discardIfRefused(o.status());
             if (!o.succeeded()) {
                 Outcome without = s.register(sc.mr(), sc.chain(), plan.length(), plan.flags() & ~NdkMrFlags.RDMA_READ_SINK);
                 if (!without.succeeded()) {
@@ -303,7 +303,7 @@ public class RegisterMrProperties {
             RegPlan plan = new RegPlan(RegCase.VALID, "size", 0x10000L * p, bc, -1, 0, length, 0x1, 0);
             RegScenario sc = RegScenario.prepare(s, plan);
             Outcome o = sc.register();
-            Refusals.discardIfRefused(o.status(), o.call());
+            Refusals.discardIfRefused(o.status());
             if (valid && !o.succeeded()) {
                 throw Violations.of("MR-REG-10", o.call(), "STATUS_SUCCESS: Length " + Hex.u64(length) + " is within MaxRegistrationSize "
                         + Hex.u64(s.info().maxRegistrationSize()), o.describe());
@@ -424,7 +424,7 @@ public class RegisterMrProperties {
             int defined = plan.flags() & (NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
             RegScenario control = RegScenario.prepare(s, plan.withFlags(defined));
             Outcome c = control.register();
-            Refusals.discardIfRefused(c.status(), c.call());
+            Refusals.discardIfRefused(c.status());
             if (!c.succeeded()) {
                 throw Violations.of("MR-REG-14", c.call(), "STATUS_SUCCESS for the same registration with only its defined access bits (Flags "
                         + Hex.mrFlags(defined) + "): the provider may refuse undefined bits, not the defined flags around them", c.describe());

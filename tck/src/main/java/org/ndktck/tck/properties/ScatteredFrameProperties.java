@@ -128,8 +128,8 @@ public class ScatteredFrameProperties {
             WrOutcome send = t.complete(t.send(t.peer(), new NdkSge[]{source.sge(from, n)}, 0));
             WrOutcome ro = t.complete(recv);
             byte[] landed = r.buffer().read(r.bufferOffset() + k, n);
-            Refusals.discardIfRefused(send.status(), "the peer's NdkSend");
-            Refusals.discardIfRefused(ro.status(), "the target's NdkReceive");
+            Refusals.discardIfRefused(send.status());
+            Refusals.discardIfRefused(ro.status());
             if (!send.succeeded() || !ro.succeeded() || !Arrays.equals(landed, data)) {
                 throw Violations.of("COV-2", send.call() + " into " + ro.call() + " across a page boundary of " + what,
                         "both succeed and " + Hex.bytes(data) + " lands in region bytes " + u64(k) + " on",

@@ -29,7 +29,7 @@ final class SectionChecks {
      * @param o the outcome of NdkRegisterMr
      */
     static void requireRegistered(NdkSession s, Outcome o) {
-        Refusals.discardIfRefused(o.status(), o.call());
+        Refusals.discardIfRefused(o.status());
         if (!o.succeeded()) {
             throw Violations.of("MR-REG-10", o.call(), "STATUS_SUCCESS for a valid registration", o.describe());
         }

@@ -151,7 +151,7 @@ public class SgePositionProperties {
                                 ? t.complete(recv) : new WrOutcome(recv::detail, recv.returned(), NtStatus.STATUS_PENDING, null);
                     }
                 }
-                Refusals.discardIfRefused(o.status(), "the request under test");
+                Refusals.discardIfRefused(o.status());
                 q.buffer().acceptActual(0, (int) Math.min(q.buffer().size(), Integer.MAX_VALUE));
                 if (zero && (!o.succeeded() || (other != null && !other.succeeded()))) {
                     // a Length-0 SGE may be refused: then nothing but the sinks may have changed

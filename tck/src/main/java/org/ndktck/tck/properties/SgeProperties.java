@@ -142,7 +142,7 @@ public class SgeProperties {
                     case DEREGISTERED -> {
                         Registered gone = t.registered(s.target(), 1, 0, p, flags);
                         Outcome o = s.deregister(gone.mr());
-                        Refusals.discardIfRefused(o.status(), o.call()); // MR-DEREG-2 "other status codes": a shortage judges nothing
+                        Refusals.discardIfRefused(o.status()); // MR-DEREG-2 "other status codes": a shortage judges nothing
                         if (!o.succeeded()) {
                             throw Violations.of("MR-DEREG-2", o.call(), "STATUS_SUCCESS", o.describe());
                         }

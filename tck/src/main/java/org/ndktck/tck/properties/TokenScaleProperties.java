@@ -124,7 +124,7 @@ public class TokenScaleProperties {
                         for (int retry = 0; retry < 3 && Refusals.isAllowedRefusal(d.status()); retry++) {
                             d = t.finish(t.startDeregister(batch[j]), "MR-DEREG-2", "STATUS_SUCCESS, STATUS_PENDING or an error code");
                         }
-                        Refusals.discardIfRefused(d.status(), d.call());
+                        Refusals.discardIfRefused(d.status());
                         if (!d.succeeded()) {
                             throw Violations.of("MR-DEREG-2", d.call(), "STATUS_SUCCESS", d.describe());
                         }
