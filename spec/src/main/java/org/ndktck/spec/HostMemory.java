@@ -209,14 +209,7 @@ public final class HostMemory {
     public void read(long pfn, int offset, byte[] dst, int dstOff, int length) {
         checkRange(offset, length);
         noteGuard(pfn, offset, length, false);
-        byte[] frame = frames.get(pfn);
-        if (frame == null) {
-            java.util.Arrays.fill(dst, dstOff, dstOff + length, (byte) 0);
-        } else {
-            synchronized (frame) {
-                System.arraycopy(frame, offset, dst, dstOff, length);
-            }
-        }
+        peek(pfn, offset, dst, dstOff, length);
     }
 
     /**
@@ -269,6 +262,51 @@ public final class HostMemory {
     }
 
     /**
+     * Kit side: copies bytes out of one frame without recording a guard access (as {@link #read}, for the
+     * kit's own looks at memory).
+     *
+     * @param pfn    the frame
+     * @param offset byte offset in the frame, 0 ≤ offset; offset + length ≤ PAGE_SIZE
+     * @param dst    destination
+     * @param dstOff offset in {@code dst}
+     * @param length bytes to copy
+     * @throws IndexOutOfBoundsException when the range leaves the frame or {@code dst}
+     */
+    public void peek(long pfn, int offset, byte[] dst, int dstOff, int length) {
+        checkRange(offset, length);
+        byte[] frame = frames.get(pfn);
+        if (frame == null) {
+            java.util.Arrays.fill(dst, dstOff, dstOff + length, (byte) 0);
+        } else {
+            synchronized (frame) {
+                System.arraycopy(frame, offset, dst, dstOff, length);
+            }
+        }
+    }
+
+    /**
+     * Kit side: compares a frame's bytes with {@code expected} without recording a guard access or copying the
+     * frame (a frame never written reads as zeros).
+     *
+     * @param pfn      the frame
+     * @param expected PAGE_SIZE bytes
+     * @return the first byte offset at which the frame differs from {@code expected}, or −1 when it equals it
+     * @throws IllegalArgumentException when {@code expected} is not PAGE_SIZE bytes long
+     */
+    public int mismatch(long pfn, byte[] expected) {
+        if (expected.length != pageSize) {
+            throw new IllegalArgumentException("expected must be PAGE_SIZE (" + pageSize + ") bytes, got " + expected.length);
+        }
+        byte[] frame = frames.get(pfn);
+        if (frame == null) {
+            return java.util.Arrays.mismatch(new byte[pageSize], expected);
+        }
+        synchronized (frame) {
+            return java.util.Arrays.mismatch(frame, expected);
+        }
+    }
+
+    /**
      * Kit side: writes bytes into a frame without recording a guard access.
      *
      * @param pfn    the frame
@@ -277,6 +315,9 @@ public final class HostMemory {
      */
     public void poke(long pfn, int offset, byte[] src) {
         checkRange(offset, src.length);
+        if (offset == 0 && src.length == pageSize && frames.putIfAbsent(pfn, src.clone()) == null) {
+            return; // a fresh frame, all of it given: no zeroing first
+        }
         byte[] frame = frames.computeIfAbsent(pfn, k -> new byte[pageSize]);
         synchronized (frame) {
             System.arraycopy(src, 0, frame, offset, src.length);
