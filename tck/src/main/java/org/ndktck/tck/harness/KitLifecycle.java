@@ -92,6 +92,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         }
         String claimed = propertyId(method.get());
         if (!PropertyClaims.mine(claimed)) {
+            TimeBudget.claimedElsewhere();
             return SkipResult.skip(PropertyClaims.ELSEWHERE + claimed);
         }
         for (String id : ruleIds) {

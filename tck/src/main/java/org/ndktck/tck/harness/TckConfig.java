@@ -215,18 +215,37 @@ public record TckConfig(String provider, Map<String, String> settings, long seed
     }
 
     /**
-     * The tries a property gets: the override if given, else the profile's tries; a property that declares
-     * its own count (a small natural space, or costly tries) gets that count scaled by the profile
-     * ({@link Profile#tries(int)}: half at smoke, ten times at deep), so deep is deeper everywhere.
+     * The tries a property gets. Without an override ({@code --tries}, {@code ndk.tck.tries}): the profile's
+     * tries; a property that declares its own count (a small natural space, or costly tries such as the scale
+     * properties' one try of 2^17 registrations) gets that count scaled by the profile ({@link Profile#tries(int)}:
+     * half at smoke, ten times at deep), so deep is deeper everywhere. With an override of T tries: T for a
+     * property without a declared count; a declared count D is scaled in the same proportion as the profiles scale
+     * it, T / 1000 (the standard profile's tries), but never below min(T, D) and never above T: an override up to
+     * the standard profile's tries gives min(T, D), so a quick look never runs a costly property more often than
+     * the standard profile does, and a deeper override gives D × T / 1000.
      *
      * @param declared tries declared on the property, if any
-     * @return tries to run
+     * @return tries to run, at least 1
      */
     public int triesFor(Optional<Integer> declared) {
         if (tries.isPresent()) {
-            return tries.get();
+            return overriddenTries(tries.get(), declared);
         }
         return declared.map(profile::tries).orElse(profile.tries());
+    }
+
+    /**
+     * @param override the tries asked for ({@code --tries}), at least 1
+     * @param declared tries declared on the property, if any
+     * @return as {@link #triesFor} with that override
+     */
+    static int overriddenTries(int override, Optional<Integer> declared) {
+        if (declared.isEmpty()) {
+            return override;
+        }
+        int d = Math.max(1, declared.get());
+        long scaled = (long) d * override / Profile.STANDARD.tries();
+        return (int) Math.max(1, Math.min(override, Math.max(Math.min(override, d), scaled)));
     }
 
     /**

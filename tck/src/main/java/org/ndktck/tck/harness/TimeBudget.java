@@ -10,8 +10,10 @@ import java.util.function.Function;
  * whole run; its tries are spread over the run's properties:
  * <ul>
  *   <li>when a property starts it gets a share of what is left of the budget: the time until the soft end
- *       ({@value #SOFT_PERCENT} % of the budget after its start) divided by the properties not yet started, so
- *       time a quick property leaves unused goes to the properties after it;</li>
+ *       ({@value #SOFT_PERCENT} % of the budget after its start) divided by the properties not yet started that this
+ *       JVM will run, so time a quick property leaves unused goes to the properties after it. With {@code --jobs N}
+ *       the workers share the plan ({@link PropertyClaims}): a worker expects to run the same fraction of the
+ *       properties left as it ran of those before, so every worker's share is cut from the whole budget;</li>
  *   <li>after each try that passed, a property whose share has run out ends at once, with the tries done so far
  *       ({@code TryExecutionResult.satisfied(true)}: jqwik's own early end, which keeps every result). It is
  *       <i>budget-limited</i>: when it passed, its rule is PASS with fewer tries, and the record's message starts
@@ -35,8 +37,11 @@ public final class TimeBudget {
     /** Percentage of the budget the properties' shares are cut from; the rest is a margin for the last tries and the report. */
     public static final int SOFT_PERCENT = 90;
 
-    /** The budget in force: its start and length in milliseconds, and the properties not yet started. */
-    private record Run(long startMillis, long budgetMillis, AtomicInteger remaining) {
+    /**
+     * The budget in force: its start and length in milliseconds, the properties not yet started (by any worker), and
+     * how many of those started so far this JVM ran ({@code mine}) and another worker ran ({@code elsewhere}).
+     */
+    private record Run(long startMillis, long budgetMillis, AtomicInteger remaining, AtomicInteger mine, AtomicInteger elsewhere) {
     }
 
     private static volatile Run run;
@@ -120,7 +125,7 @@ public final class TimeBudget {
             Optional<Long> budget = budgetMillis(parameters);
             if (budget.isPresent()) {
                 long start = startMillis(parameters).orElse(System.currentTimeMillis());
-                run = new Run(start, budget.get(), new AtomicInteger(Math.max(1, properties)));
+                run = new Run(start, budget.get(), new AtomicInteger(Math.max(1, properties)), new AtomicInteger(), new AtomicInteger());
             }
         } catch (IllegalArgumentException e) {
             error = e.getMessage();
@@ -138,6 +143,15 @@ public final class TimeBudget {
     static void skipped() {
         Run r = run;
         if (r != null) {
+            r.remaining().updateAndGet(n -> Math.max(1, n - 1));
+        }
+    }
+
+    /** A property another worker of the run claimed ({@link PropertyClaims}): it needs no share of this JVM's. */
+    static void claimedElsewhere() {
+        Run r = run;
+        if (r != null) {
+            r.elsewhere().incrementAndGet();
             r.remaining().updateAndGet(n -> Math.max(1, n - 1));
         }
     }
@@ -163,11 +177,25 @@ public final class TimeBudget {
         }
         long now = System.currentTimeMillis();
         long softEnd = r.startMillis() + r.budgetMillis() * SOFT_PERCENT / 100;
-        int n = Math.max(1, r.remaining().getAndUpdate(k -> Math.max(1, k - 1)));
+        int left = Math.max(1, r.remaining().getAndUpdate(k -> Math.max(1, k - 1)));
+        int mine = r.mine().incrementAndGet();
+        int n = ownShareOf(left, mine, r.elsewhere().get());
         long share = Math.max(0, softEnd - now) / n;
         propertyShare = share;
         propertyEnd = now + share;
         return gen;
+    }
+
+    /**
+     * @param left      properties not yet started by any worker, this one included (≥ 1)
+     * @param mine      properties this JVM started, this one included (≥ 1)
+     * @param elsewhere properties another worker started
+     * @return how many of the {@code left} properties this JVM expects to run: the same fraction as of those before,
+     *     rounded up, at least 1
+     */
+    static int ownShareOf(int left, int mine, int elsewhere) {
+        long expected = ((long) left * mine + mine + elsewhere - 1) / (mine + elsewhere);
+        return (int) Math.max(1, Math.min(left, expected));
     }
 
     /** Counts claims, so a property the runner abandoned cannot end the share of the one after it. */

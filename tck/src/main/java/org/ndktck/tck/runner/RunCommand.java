@@ -46,7 +46,7 @@ public final class RunCommand implements Callable<Integer> {
             description = "smoke (50 tries), standard (1000) or deep (10000 tries per property).")
     TckConfig.Profile profile;
 
-    @Option(names = "--tries", paramLabel = "N", description = "Tries per property, overriding the profile.")
+    @Option(names = "--tries", paramLabel = "N", description = "Tries per property, overriding the profile (a property that declares its own count gets it scaled by N/1000, at most N, at least the smaller of N and its count).")
     Integer tries;
 
     @Option(names = "--seed", paramLabel = "S", converter = Converters.SeedConverter.class,

@@ -35,4 +35,18 @@ class ProfileScalingTest {
         assertThat(Profile.DEEP.size(24)).isEqualTo(48);
         assertThat(Profile.SMOKE.size(1)).isEqualTo(1);
     }
+
+    @Test
+    void anOverrideScalesDeclaredCountsAsTheProfilesDo() {
+        java.util.Optional<Integer> none = java.util.Optional.empty();
+        assertThat(TckConfig.overriddenTries(5, none)).as("no declared count: the override").isEqualTo(5);
+        assertThat(TckConfig.overriddenTries(5000, none)).isEqualTo(5000);
+        assertThat(TckConfig.overriddenTries(5, java.util.Optional.of(1))).as("a scale property's one try stays one").isEqualTo(1);
+        assertThat(TckConfig.overriddenTries(5, java.util.Optional.of(100))).as("a quick look").isEqualTo(5);
+        assertThat(TckConfig.overriddenTries(200, java.util.Optional.of(100))).as("up to standard: at most the declared").isEqualTo(100);
+        assertThat(TckConfig.overriddenTries(1000, java.util.Optional.of(100))).isEqualTo(100);
+        assertThat(TckConfig.overriddenTries(2000, java.util.Optional.of(100))).as("deeper than standard: in proportion").isEqualTo(200);
+        assertThat(TckConfig.overriddenTries(10000, java.util.Optional.of(1))).isEqualTo(10);
+        assertThat(TckConfig.overriddenTries(3000, java.util.Optional.of(2000))).as("never above the override").isEqualTo(3000);
+    }
 }
