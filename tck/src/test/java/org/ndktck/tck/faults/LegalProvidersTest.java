@@ -13,7 +13,8 @@ import org.ndktck.tck.kit.KitRun;
 /**
  * The kit gives no FAIL to providers that behave in legal but unusual ways ({@link LegalBehaviours}): early
  * completions, completions on a foreign thread, slow calls, completions on the calling thread with the kit
- * calling back from inside them. Every property of the kit runs, with a few tries each.
+ * calling back from inside them. Every property of the kit runs, with a few tries each. The same providers over
+ * the reference's completion=pending: {@link LegalProvidersPendingTest}.
  */
 class LegalProvidersTest {
     static final int TRIES = 5;
@@ -37,13 +38,6 @@ class LegalProvidersTest {
     void theKitGivesNoFail(String provider) {
         KitRun.Result r = KitRun.against(provider, KitRun.Preset.FAULTS).tries(TRIES).run();
         assertThat(r.properties()).as("properties ran").isNotEmpty().hasSize((int) r.planned());
-        assertThat(r.failedRules()).as(r.describe()).isEmpty();
-    }
-
-    @ParameterizedTest(name = "{0}, completion=pending")
-    @MethodSource("legalFast")
-    void theKitGivesNoFailOverAPendingReference(String provider) {
-        KitRun.Result r = KitRun.against(provider, KitRun.Preset.FAULTS).set("completion", "pending").tries(3).run();
         assertThat(r.failedRules()).as(r.describe()).isEmpty();
     }
 }

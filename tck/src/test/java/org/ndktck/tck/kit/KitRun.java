@@ -83,7 +83,8 @@ public final class KitRun {
         this.preset = preset;
         params.put("ndk.tck.provider", provider);
         params.put("ndk.tck.tries", preset.tries);
-        params.put("jqwik.database", preset.database);
+        // one database per Surefire fork (the build runs the kit's tests in two JVMs at once): no fork reads what another writes
+        params.put("jqwik.database", preset.database + System.getProperty("ndk.test.fork", ""));
         params.put("jqwik.reporting.onlyfailures", "true");
         params.putAll(new java.util.TreeMap<>(preset.extra));
     }

@@ -21,7 +21,7 @@ class PlumbingTest {
         LauncherDiscoveryRequest req = request().selectors(selectClass(PlumbingProbe.class))
                 .configurationParameter("ndk.tck.seed", Long.toString(seed))
                 .configurationParameter("ndk.tck.tries", "17")
-                .configurationParameter("jqwik.database", "target/jqwik-plumbing-db")
+                .configurationParameter("jqwik.database", "target/jqwik-plumbing-db" + System.getProperty("ndk.test.fork", ""))
                 .build();
         Launcher launcher = LauncherFactory.create();
         launcher.execute(req);
