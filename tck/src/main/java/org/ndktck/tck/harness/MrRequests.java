@@ -44,6 +44,8 @@ public final class MrRequests {
     private final AsyncCalls calls;
     private final AdapterObjects objects;
     private final ConcurrentLinkedQueue<MrState> mrs = new ConcurrentLinkedQueue<>();
+    /** The state of each MR of {@link #mrs} by the MR object's identity (the first, should a provider hand one out twice). */
+    private final java.util.Map<NdkMr, MrState> byMr = java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
 
     MrRequests(Invoker inv, AsyncCalls calls, AdapterObjects objects) {
         this.inv = inv;
@@ -66,7 +68,9 @@ public final class MrRequests {
         Created<NdkMr> c = calls.create("NdkCreateMr", () -> "NdkCreateMr(FastRegister=" + (fastRegister ? "TRUE" : "FALSE") + ") on the " + side.name + " PD",
                 op -> pd.createMr(fastRegister, op.createCompletion(), op.context()));
         if (c.object() != null) {
-            mrs.add(new MrState(c.object()));
+            MrState st = new MrState(c.object());
+            mrs.add(st);
+            byMr.putIfAbsent(c.object(), st);
         }
         return c;
     }
@@ -105,12 +109,7 @@ public final class MrRequests {
     }
 
     private MrState state(NdkMr mr) {
-        for (MrState s : mrs) {
-            if (s.mr == mr) {
-                return s;
-            }
-        }
-        return null;
+        return mr == null ? null : byMr.get(mr);
     }
 
     // ------------------------------------------------------------------ requests, awaited
