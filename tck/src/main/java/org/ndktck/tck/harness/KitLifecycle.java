@@ -70,6 +70,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
 
     @Override
     public SkipResult shouldBeSkipped(LifecycleContext context) {
+        AbandonedLaunchers.stopHereIfAbandoned();
         Optional<Method> method = context.optionalElement().filter(Method.class::isInstance).map(Method.class::cast);
         if (method.isEmpty()) {
             return SkipResult.doNotSkip();
@@ -215,6 +216,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
      */
     @Override
     public TryExecutionResult aroundTry(TryLifecycleContext context, TryExecutor aTry, List<Object> parameters) throws Throwable {
+        AbandonedLaunchers.stopHereIfAbandoned();
         if (CurrentProperty.shrinkingSkipped()) {
             return TryExecutionResult.satisfied();
         }
@@ -225,6 +227,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         }
         CurrentProperty.startTry();
         TryExecutionResult result = aTry.execute(parameters);
+        AbandonedLaunchers.stopHereIfAbandoned();
         if (result.isFalsified()) {
             CurrentProperty.falsified();
             TimeBudget.propertyFailed();

@@ -135,6 +135,7 @@ public final class KitExecution {
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         listener.abandon();
+                        org.ndktck.tck.harness.AbandonedLaunchers.abandon(thread);
                         notes.add("the run was interrupted");
                         break;
                     }
@@ -143,6 +144,7 @@ public final class KitExecution {
                     Listener.Running cur = listener.running();
                     if (r.deadlineMillis() > 0 && (now - start) / 1_000_000 > r.deadlineMillis()) {
                         listener.abandon();
+                        org.ndktck.tck.harness.AbandonedLaunchers.abandon(thread);
                         deadlineHit = true;
                         if (cur != null) {
                             PropertyOutcome o = timedOut(cur, start, now, "the run's time bound of " + r.deadlineMillis()
@@ -156,6 +158,7 @@ public final class KitExecution {
                     }
                     if (System.currentTimeMillis() >= hardEnd) {
                         listener.abandon();
+                        org.ndktck.tck.harness.AbandonedLaunchers.abandon(thread);
                         budgetHit = true;
                         if (cur != null) {
                             PropertyOutcome o = new PropertyOutcome(cur.info, "ABORTED", 0, 0, "", (now - cur.startNanos) / 1_000_000,
@@ -177,6 +180,7 @@ public final class KitExecution {
                         // a try that far outlasts the property's share of the budget (one try of a scale property
                         // against a slow provider): abandoned unfinished, the run goes on with the next property
                         listener.abandon();
+                        org.ndktck.tck.harness.AbandonedLaunchers.abandon(thread);
                         PropertyOutcome o = new PropertyOutcome(cur.info, "ABORTED", 0, 0, "", (now - cur.startNanos) / 1_000_000,
                                 TimeBudget.LIMITED + "stopped unfinished: a try was still running " + TimeBudget.overrunMillis() / 1000.0
                                         + " s after the property's share of the time budget (" + TimeBudget.propertyShareMillis() / 1000.0
@@ -192,6 +196,7 @@ public final class KitExecution {
                     }
                     if (cur != null && (now - cur.startNanos) / 1_000_000 > r.propertyTimeoutMillis()) {
                         listener.abandon();
+                        org.ndktck.tck.harness.AbandonedLaunchers.abandon(thread);
                         PropertyOutcome o = timedOut(cur, start, now, "property did not finish within "
                                 + r.propertyTimeoutMillis() + " ms; the runner abandoned it (a provider call is probably stuck)");
                         listener.outcomes.put(cur.info.uniqueId(), o);
