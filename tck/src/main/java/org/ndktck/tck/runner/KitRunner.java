@@ -421,6 +421,25 @@ public final class KitRunner {
             return l;
         }
 
+        /** Middle of the note of a run with a time budget ({@link #budgetNote}), by which {@link #isBudgetNote} knows it. */
+        private static final String BUDGET_NOTE_MARK = " budget-limited (fewer tries than the profile's, or stopped unfinished; report.json budgetLimited)";
+
+        /** @param note a report note @return true when it is a {@link #budgetNote} (not, say, the note of the budget's hard end) */
+        static boolean isBudgetNote(String note) {
+            return note.startsWith("time budget of ") && note.endsWith(BUDGET_NOTE_MARK);
+        }
+
+        /**
+         * @param budgetMillis the run's time budget, in milliseconds
+         * @param limited      properties the budget limited (report.json budgetLimited)
+         * @param planned      properties of the run
+         * @return the run's note on its time budget (one per run: the merge of {@code --jobs} workers writes it again for the whole run)
+         */
+        static String budgetNote(long budgetMillis, long limited, int planned) {
+            return "time budget of " + seconds(budgetMillis) + " s: " + limited + " of " + planned + " "
+                    + Console.plural(planned, "property", "properties") + BUDGET_NOTE_MARK;
+        }
+
         private static String seconds(long millis) {
             return millis % 1000 == 0 ? Long.toString(millis / 1000) : Double.toString(millis / 1000.0);
         }
@@ -585,9 +604,7 @@ public final class KitRunner {
             notes.addAll(extraNotes);
             if (options.timeBudgetMillis() != null) {
                 long limited = outcomes.stream().filter(o -> TimeBudget.isLimited(o.message())).count();
-                notes.add("time budget of " + seconds(options.timeBudgetMillis()) + " s: " + limited + " of " + planned.size()
-                        + " " + Console.plural(planned.size(), "property", "properties") + " budget-limited (fewer tries than the "
-                        + "profile's, or stopped unfinished; report.json budgetLimited)");
+                notes.add(budgetNote(options.timeBudgetMillis(), limited, planned.size()));
             }
             ProviderLoader.AdapterInfoResult info = adapterInfo();
             Map<String, List<PropertyInfo>> ruleProps = byRule;

@@ -376,11 +376,16 @@ final class ParallelRun {
         }
         RunReport m = ReportMerger.merge(reports, o.strict());
         for (String n : m.notes()) {
-            if (!n.startsWith("missing shards ") && !n.equals("a shard was given more than once")) {
+            if (!n.startsWith("missing shards ") && !n.equals("a shard was given more than once") && !KitRunner.Prepared.isBudgetNote(n)) {
                 notes.add(n);
             }
         }
         notes.addAll(extraNotes);
+        if (o.timeBudgetMillis() != null) {
+            // each worker counted its own properties: one note for the whole run instead
+            long limited = m.properties().stream().filter(RunReport.PropertyReport::budgetLimited).count();
+            notes.add(KitRunner.Prepared.budgetNote(o.timeBudgetMillis(), limited, whole.planned().size()));
+        }
         List<RunReport.RuleReport> rules = Unclaimed.untested(m.rules(), whole.planned(), m.properties(), claims, notes);
         lost |= rules != m.rules();
         long tries = m.properties().stream().mapToLong(RunReport.PropertyReport::tries).sum();

@@ -181,6 +181,22 @@ class MavenRouteTest {
         assertTrue(Files.isRegularFile(reports.resolve("FaultProviderSuite/workers/1/report.json")));
     }
 
+    /** A build's own plain JUnit test, no kit property (as examples/provider-build's KitJarTest). */
+    static class PlainJupiterTest {
+        @Test
+        void plain() {
+            assertTrue(true);
+        }
+    }
+
+    @Test
+    void aTestPlanWithoutKitPropertiesWritesNoKitReport() {
+        Outcome o = run(PlainJupiterTest.class);
+        assertEquals(List.of("plain()"), o.succeeded(), "the plain test ran");
+        assertFalse(Files.exists(reports.resolve("report.json")),
+                "a plan in which no kit property ran got a kit report (all rules UNTESTED) in the report directory");
+    }
+
     @Test
     void anUnknownProviderFailsWithOneSetupError() throws IOException {
         Outcome o = run(UnknownProviderSuite.class);
