@@ -244,8 +244,8 @@ public record TckConfig(String provider, Map<String, String> settings, long seed
             return override;
         }
         int d = Math.max(1, declared.get());
-        long scaled = (long) d * override / Profile.STANDARD.tries();
-        return (int) Math.max(1, Math.min(override, Math.max(Math.min(override, d), scaled)));
+        long scaled = (long) d * override / Profile.STANDARD.tries(); // below d exactly when override < 1000
+        return (int) Math.min(override, Math.max(d, scaled));
     }
 
     /**

@@ -84,7 +84,9 @@ public final class KitDiscovery {
 
     /**
      * @param id a test identifier
-     * @return the property it is, when it is a test with a method source
+     * @return the property it is, when it is a test with a method source that names rules (a kit property names its
+     *     rules in tags; a test without them, such as a build's own JUnit test beside the kit's properties, e.g.
+     *     examples/provider-build's KitJarTest, is no property of the kit)
      */
     static java.util.Optional<PropertyInfo> info(TestIdentifier id) {
         if (!id.isTest() || id.getSource().isEmpty() || !(id.getSource().get() instanceof MethodSource ms)) {
@@ -103,6 +105,9 @@ public final class KitDiscovery {
         }
         if (rules.isEmpty()) {
             id.getTags().forEach(tag -> rules.add(tag.getName()));
+        }
+        if (rules.isEmpty()) {
+            return java.util.Optional.empty();
         }
         return java.util.Optional.of(new PropertyInfo(id.getUniqueId(), propertyId,
                 ms.getClassName(), ms.getMethodName(), rules));

@@ -321,9 +321,7 @@ public final class KitExecution {
                 if (!include.test(id)) {
                     continue;
                 }
-                // a kit property names its rules in tags; a test without them (a build's own JUnit test beside the
-                // kit's properties, e.g. examples/provider-build's KitJarTest) is no property of the kit
-                KitDiscovery.info(id).filter(p -> !p.ruleIds().isEmpty()).ifPresent(p -> byId.put(p.uniqueId(), p));
+                KitDiscovery.info(id).ifPresent(p -> byId.put(p.uniqueId(), p));
                 todo.addAll(testPlan.getChildren(id));
             }
         }
