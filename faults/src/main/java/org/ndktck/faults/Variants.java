@@ -48,8 +48,25 @@ public final class Variants {
         return new AsynchronousPath(fault);
     }
 
-    /** A provider that passes everything to another and carries the asynchronous-path mark. */
-    private record AsynchronousPath(NdkProvider inner) implements NdkProvider, org.ndktck.spec.AsynchronousPathFault {
+    /**
+     * Marks a fault that only the deep profile reaches (more threads, longer chains, more tries), so {@code
+     * ./ndk-tck selftest} proves the kit against it at {@code --profile deep} ({@link org.ndktck.spec.DeepProfileFault}).
+     *
+     * @param fault the fault provider
+     * @return a provider that behaves as {@code fault} and carries the mark
+     */
+    public static NdkProvider provedAtDeepProfile(NdkProvider fault) {
+        return new ProvedAtDeepProfile(fault);
+    }
+
+    /** A provider that passes everything to another: the base of the marks the kit's proof reads. */
+    private abstract static class Marked implements NdkProvider {
+        private final NdkProvider inner;
+
+        Marked(NdkProvider inner) {
+            this.inner = Objects.requireNonNull(inner, "inner");
+        }
+
         @Override
         public String name() {
             return inner.name();
@@ -69,6 +86,20 @@ public final class Variants {
         public org.ndktck.spec.NdkAdapterFactory configure(java.util.Map<String, String> settings)
                 throws org.ndktck.spec.InvalidSettingException {
             return inner.configure(settings);
+        }
+    }
+
+    /** Carries the asynchronous-path mark. */
+    private static final class AsynchronousPath extends Marked implements org.ndktck.spec.AsynchronousPathFault {
+        AsynchronousPath(NdkProvider inner) {
+            super(inner);
+        }
+    }
+
+    /** Carries the deep-profile mark. */
+    private static final class ProvedAtDeepProfile extends Marked implements org.ndktck.spec.DeepProfileFault {
+        ProvedAtDeepProfile(NdkProvider inner) {
+            super(inner);
         }
     }
 

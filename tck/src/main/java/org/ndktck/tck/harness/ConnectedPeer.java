@@ -77,6 +77,16 @@ public final class ConnectedPeer {
         scratchVa = va;
     }
 
+    /**
+     * Makes the peer's objects now (its QP and registered scratch buffer), which the first {@link #write} or
+     * {@link #read} would otherwise make. A property that fills the adapter to its limit calls it first, so the
+     * peer's own set-up is not the call the full adapter refuses. Errors are those of the first access's set-up: a
+     * refusal for lack of resources discards the try, any other failure is a {@link KitSetupError}.
+     */
+    public void ready() {
+        scratch();
+    }
+
     /** @return the largest access {@link #write} and {@link #read} take, in bytes: PAGE_SIZE / 2 */
     public int maxAccess() {
         return pageSize / 2;

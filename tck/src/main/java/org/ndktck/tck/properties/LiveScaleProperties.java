@@ -68,6 +68,7 @@ public class LiveScaleProperties {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
+                s.connectedPeer().ready(); // the peer's scratch MR before the fill: a full adapter refuses nothing the probes need
                 int p = s.pageSize();
                 int rw = NdkMrFlags.ALLOW_REMOTE_READ | NdkMrFlags.ALLOW_REMOTE_WRITE;
                 List<Region> live = new ArrayList<>();

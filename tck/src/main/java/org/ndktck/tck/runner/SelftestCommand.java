@@ -37,7 +37,9 @@ import java.util.regex.Pattern;
                 + "legal:* provider, prints a matrix (fault, rule, caught, rules that failed, time to catch) and writes "
                 + "selftest.json into the report directory. A fault is caught only when a property's first failure is a "
                 + "violation of the fault's rule; a crash, a time bound, a coverage, generator or set-up error or a violation of "
-                + "another rule is reported as 'failed for another reason' (selftest.json: outcome, outcomeDetail).", ""},
+                + "another rule is reported as 'failed for another reason' (selftest.json: outcome, outcomeDetail). A fault "
+                + "marked as one only the deep profile reaches (org.ndktck.spec.DeepProfileFault) runs at --profile deep, "
+                + "as a row named '<fault> [profile=deep]' when the selftest's profile is lower.", ""},
         footer = {"", "Exit codes: 0 every fault caught by its rule and every legal provider passed, 1 otherwise, "
                 + "2 usage error (for example no fault:* providers on the class path)."})
 public final class SelftestCommand implements Callable<Integer> {
@@ -126,21 +128,22 @@ public final class SelftestCommand implements Callable<Integer> {
         Files.createDirectories(reportDir);
         List<SelftestReport.FaultRow> rows = new ArrayList<>();
         int w = Math.max(28, java.util.stream.Stream.concat(faultNames.stream(), legalNames.stream())
-                .mapToInt(n -> n.length() + PENDING_ROW.length()).max().orElse(0));
+                .mapToInt(n -> n.length() + PENDING_ROW.length() + DEEP_ROW.length()).max().orElse(0));
         if (!quiet && !faultNames.isEmpty()) {
             out.printf(Locale.ROOT, "%-" + w + "s  %-14s  %-6s  %13s  %s%n", "FAULT", "RULE", "CAUGHT", "TIME TO CATCH", "RULES THAT FAILED");
         }
-        List<Map.Entry<String, Map<String, String>>> faultRuns = new ArrayList<>();
+        List<FaultRun> faultRuns = new ArrayList<>();
         for (String fault : faultNames) {
-            faultRuns.add(Map.entry(fault, Map.of()));
+            TckConfig.Profile at = provedAtDeepProfile(fault, loader) ? TckConfig.Profile.DEEP : profile;
+            faultRuns.add(new FaultRun(fault, Map.of(), at));
             if (!noPendingRows && onAsynchronousPath(fault, loader) && takesCompletion(fault, loader)) {
-                faultRuns.add(Map.entry(fault, PENDING));
+                faultRuns.add(new FaultRun(fault, PENDING, at));
             }
         }
-        for (Map.Entry<String, Map<String, String>> run : faultRuns) {
-            String fault = run.getKey();
+        for (FaultRun run : faultRuns) {
+            String fault = run.provider();
             String rule = fault.substring("fault:".length()).split("/", 2)[0];
-            SelftestReport.FaultRow row = runFault(fault, rule, catalog, ids, loader, runSeed, bound, run.getValue());
+            SelftestReport.FaultRow row = runFault(run, rule, catalog, ids, loader, runSeed, bound);
             rows.add(row);
             if (!quiet || !row.caught()) {
                 out.printf(Locale.ROOT, "%-" + w + "s  %-14s  %-6s  %13s  %s%n", row.provider(), row.rule(), row.caught() ? "yes" : "NO",
@@ -202,10 +205,22 @@ public final class SelftestCommand implements Callable<Integer> {
         return exit;
     }
 
-    private SelftestReport.FaultRow runFault(String fault, String rule, RuleCatalog catalog, List<String> ids,
-                                             ClassLoader loader, long runSeed, long bound, Map<String, String> settings) {
+    /**
+     * One fault row of the matrix: the provider, its settings and the profile it is proved at.
+     *
+     * @param provider the {@code fault:...} provider's name
+     * @param settings empty, or {@link #PENDING}
+     * @param profile  the selftest's profile, or deep for a {@link org.ndktck.spec.DeepProfileFault}
+     */
+    private record FaultRun(String provider, Map<String, String> settings, TckConfig.Profile profile) {
+    }
+
+    private SelftestReport.FaultRow runFault(FaultRun run, String rule, RuleCatalog catalog, List<String> ids,
+                                             ClassLoader loader, long runSeed, long bound) {
         long t0 = System.nanoTime();
-        String row = fault + (settings.isEmpty() ? "" : PENDING_ROW);
+        String fault = run.provider();
+        Map<String, String> settings = run.settings();
+        String row = fault + (settings.isEmpty() ? "" : PENDING_ROW) + (run.profile() == profile ? "" : DEEP_ROW);
         if (!ids.contains(rule)) {
             String why = "the catalog has no rule " + rule + " (the part of the fault's name before '/')";
             return new SelftestReport.FaultRow(row, rule, false, null, List.of(), null, 0, false, why, null,
@@ -218,7 +233,7 @@ public final class SelftestCommand implements Callable<Integer> {
         RunReport r;
         KitRunner.Prepared p;
         try {
-            p = KitRunner.prepare(options(fault, pattern, runSeed, bound, settings));
+            p = KitRunner.prepare(options(fault, pattern, runSeed, bound, run.profile(), settings, null));
             r = p.execute(new KitExecution.Progress() { }, bound, false);
         } catch (UsageException e) {
             return new SelftestReport.FaultRow(row, rule, false, null, List.of(), null, (System.nanoTime() - t0) / 1_000_000,
@@ -309,10 +324,6 @@ public final class SelftestCommand implements Callable<Integer> {
         }
     }
 
-    private KitRunner.Options options(String provider, String pattern, long runSeed, long bound, Map<String, String> settings) {
-        return options(provider, pattern, runSeed, bound, profile, settings, null);
-    }
-
     /**
      * A legal provider whose name names no rule runs every rule; at the standard or deep profile that is the
      * whole kit, minutes per provider. Its behaviour (an early completion, a foreign thread, ...) shows in every
@@ -334,6 +345,9 @@ public final class SelftestCommand implements Callable<Integer> {
 
     /** Suffix of the name of a row run with {@link #PENDING}. */
     static final String PENDING_ROW = " [completion=pending]";
+
+    /** Suffix of the name of a row of a {@link org.ndktck.spec.DeepProfileFault} run at deep by a selftest at a lower profile. */
+    static final String DEEP_ROW = " [profile=deep]";
 
     /**
      * @param name   a provider's name
@@ -357,6 +371,20 @@ public final class SelftestCommand implements Callable<Integer> {
     static boolean onAsynchronousPath(String name, ClassLoader loader) {
         try {
             return ProviderLoader.find(name, loader) instanceof org.ndktck.spec.AsynchronousPathFault;
+        } catch (UsageException e) {
+            return false;
+        }
+    }
+
+    /**
+     * @param name   a provider's name
+     * @param loader the provider loader
+     * @return true when the provider marks its fault as one only the deep profile reaches
+     *     ({@link org.ndktck.spec.DeepProfileFault}): selftest runs it at {@code --profile deep}
+     */
+    static boolean provedAtDeepProfile(String name, ClassLoader loader) {
+        try {
+            return ProviderLoader.find(name, loader) instanceof org.ndktck.spec.DeepProfileFault;
         } catch (UsageException e) {
             return false;
         }
