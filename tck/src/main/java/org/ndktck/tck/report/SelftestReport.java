@@ -83,10 +83,11 @@ public record SelftestReport(String format, String kitVersion, long seed, String
 
     /**
      * @param provider a row's provider field
-     * @return {@code pending} when it ends with {@code [completion=pending]}, else {@code default}
+     * @return {@code pending} when it carries {@code [completion=pending]} (before any {@code [profile=deep]}), else
+     *     {@code default}
      */
     static String completionOf(String provider) {
-        return provider != null && provider.endsWith(" [completion=pending]") ? "pending" : "default";
+        return provider != null && provider.contains(" [completion=pending]") ? "pending" : "default";
     }
 
     /**
