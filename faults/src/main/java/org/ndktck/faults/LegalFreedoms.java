@@ -49,6 +49,11 @@ import org.ndktck.spec.RequestCompletion;
  *   <li>{@code legal:small-tokens}: tokens are the smallest positive values no live registration or privileged
  *       token holds (1, 2, 3, ...), so they lie next to each other and a retired token is handed out again at
  *       once (token values are the provider's; MR-TOK-6 keeps live ones distinct);</li>
+ *   <li>{@code legal:token-key-wraps}: a token is an MR slot shifted left by one bit with a one-bit key below it,
+ *       and each fast registration of an MR flips the key, so an MR's fast registrations alternate between two
+ *       token values and every second one hands back the token of two registrations before (a retired token
+ *       handed out again: FREE-TOKENS; the value a consumer held is dead while it is retired, MR-TOK-6 keeps
+ *       live ones distinct);</li>
  *   <li>{@code legal:cq-one-at-a-time}: NdkGetCqResults(Ex) hands out at most one entry a call however many are
  *       queued (nResults is a maximum; only 0 means the CQ is empty);</li>
  *   <li>{@code legal:late-cq-entries}: a CQ entry stays hidden for the first {@value LateCqEntries#HIDDEN_POLLS}
@@ -97,6 +102,10 @@ public final class LegalFreedoms {
                 Variants.builder("legal:small-tokens", "tokens are the smallest positive values not in use: 1, 2, 3, ..., a retired "
                         + "token handed out again at once (token values are the provider's; live tokens stay distinct, MR-TOK-6)")
                         .replace(org.ndktck.reference.Pieces.TOKEN_ALLOCATOR, seed -> LegalFreedoms::smallestFree).build(),
+                Variants.builder("legal:token-key-wraps", "a token is the MR's slot and a one-bit key; each fast registration "
+                        + "flips the key, so every second fast registration of an MR hands back the token it had two "
+                        + "registrations before (a retired token handed out again; live tokens stay distinct)")
+                        .replace(org.ndktck.reference.Pieces.TOKEN_ALLOCATOR, seed -> new KeyedTokens()::next).build(),
                 Variants.wrapped("legal:cq-one-at-a-time", "NdkGetCqResults(Ex) hands out at most one entry a call, however many are "
                         + "queued and however large the consumer's array", CqOneAtATime::new),
                 Variants.wrapped("legal:late-cq-entries", "a CQ entry shows only on the third NdkGetCqResults(Ex) after the request "
@@ -122,6 +131,26 @@ public final class LegalFreedoms {
             t++;
         }
         return t;
+    }
+
+    /**
+     * Tokens of {@code legal:token-key-wraps}: slot &lt;&lt; 1 | key. A registration without a previous token
+     * takes the next slot whose two values no live registration or privileged token holds (slots from 0x100, one
+     * allocator per adapter); a fast registration keeps its MR's slot and flips the key.
+     */
+    static final class KeyedTokens {
+        private int nextSlot = 0x100;
+
+        int next(org.ndktck.reference.TokenRequest request) {
+            int previous = request.previousToken();
+            if (request.purpose() == org.ndktck.reference.TokenPurpose.FAST_REGISTER && previous != 0) {
+                return previous ^ 1;
+            }
+            while (request.inUse().test(nextSlot << 1) || request.inUse().test(nextSlot << 1 | 1)) {
+                nextSlot++;
+            }
+            return nextSlot++ << 1;
+        }
     }
 
     private static NdkProvider shortage(String name, Map<String, String> defaults) {
