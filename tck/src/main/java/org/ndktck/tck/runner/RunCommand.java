@@ -73,7 +73,7 @@ public final class RunCommand implements Callable<Integer> {
                     + "(PASS with fewer tries, noted 'budget-limited' in the table and report.json budgetLimited), and at the "
                     + "budget's end the run stops and writes its report. For a slow provider. Default: ndk.tck.timeBudget, "
                     + "else none (every property runs its profile's tries).")
-    Double timeBudgetSeconds;
+    String timeBudgetSeconds;
 
     @Option(names = "--jobs", paramLabel = "N", showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Workers that run the selected rules in parallel (worker 1 in this JVM, the others in child JVMs; "
@@ -111,13 +111,15 @@ public final class RunCommand implements Callable<Integer> {
      * @throws UsageException for a value that is not a positive number
      */
     private Long budgetMillis() {
-        String text = timeBudgetSeconds != null ? Double.toString(timeBudgetSeconds)
+        // read as text, so a bad value is echoed as the user typed it
+        String what = timeBudgetSeconds != null ? "--time-budget" : org.ndktck.tck.harness.TimeBudget.KEY;
+        String text = timeBudgetSeconds != null ? timeBudgetSeconds
                 : System.getProperty(org.ndktck.tck.harness.TimeBudget.KEY);
         if (text == null || text.isBlank()) {
             return null;
         }
         try {
-            return org.ndktck.tck.harness.TimeBudget.parseSeconds("--time-budget", text);
+            return org.ndktck.tck.harness.TimeBudget.parseSeconds(what, text);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage(), "use e.g. --time-budget 60 for a run of at most a minute");
         }

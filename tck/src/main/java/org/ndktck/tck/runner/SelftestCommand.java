@@ -82,7 +82,7 @@ public final class SelftestCommand implements Callable<Integer> {
     double timeoutFactor;
 
     @Option(names = "--fault-timeout", paramLabel = "SECONDS", defaultValue = "60",
-            description = "Time bound of one fault's run (scaled by --timeout-factor).")
+            description = "Time bound of one fault's run (scaled by --timeout-factor). Default: ${DEFAULT-VALUE}.")
     double faultTimeoutSeconds;
 
     @Option(names = "--report-dir", paramLabel = "DIR", defaultValue = "target/ndk-tck-report",

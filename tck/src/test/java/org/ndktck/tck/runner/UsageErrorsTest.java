@@ -44,6 +44,12 @@ class UsageErrorsTest {
     }
 
     @Test
+    void badTimeBudgetIsEchoedAsTyped() {
+        oneLine(Cli.run("run", "--time-budget", "-1"), "--time-budget must be a positive number of seconds, got '-1'");
+        oneLine(Cli.run("run", "--time-budget", "soon"), "got 'soon'");
+    }
+
+    @Test
     void unknownCommand() {
         oneLine(Cli.run("rnu"), "rnu");
     }
