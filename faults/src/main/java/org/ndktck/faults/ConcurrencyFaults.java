@@ -32,9 +32,11 @@ import org.ndktck.spec.NtStatus;
  *       by whichever processor posts or polls, and the ring's tail is advanced without a lock; a post on one QP
  *       racing a poll of the CQ it shares with other QPs overwrites an entry, which is lost.</li>
  *   <li>{@code fault:MR-FRI-6/command-ring-8} ({@link InitializationCommandRing}): initializations share a ring of
- *       8 command slots and a ninth in flight overwrites the oldest. The standard profile's concurrent
- *       initializations never have 9 in flight; the deep profile's do (item 5's proof), so it carries the
- *       {@link org.ndktck.spec.DeepProfileFault} mark and {@code selftest} runs it at {@code --profile deep}.</li>
+ *       8 command slots and a ninth in flight overwrites the oldest; the standard profile's concurrent
+ *       initializations (up to 12 threads) have 9 in flight.</li>
+ *   <li>{@code fault:MR-FRI-6/command-ring-16}: the same with 16 slots. The standard profile's concurrent
+ *       initializations never have 17 in flight; the deep profile's (up to 24) do (item 5's proof), so it carries
+ *       the {@link org.ndktck.spec.DeepProfileFault} mark and {@code selftest} runs it at {@code --profile deep}.</li>
  * </ul>
  */
 public final class ConcurrencyFaults {
@@ -59,11 +61,15 @@ public final class ConcurrencyFaults {
                 "CQ entries are moved into a software ring by whichever thread posts or polls, and the ring's tail is "
                         + "advanced without a lock; a post racing a poll of the CQ it shares overwrites an entry, which "
                         + "is lost (correct from one thread)", UnlockedHarvest::new));
-        out.add(Variants.provedAtDeepProfile(Variants.wrapped("fault:MR-FRI-6/command-ring-8",
+        out.add(Variants.wrapped("fault:MR-FRI-6/command-ring-8",
                 "NdkInitializeFastRegisterMr commands share a ring of 8 slots per adapter; a ninth command in flight takes "
                         + "the oldest one's slot, whose call then returns STATUS_SUCCESS without initializing the MR, so its "
-                        + "NdkFastRegister is refused (correct with up to 8 initializations at once: proved at --profile deep)",
-                InitializationCommandRing::new)));
+                        + "NdkFastRegister is refused (correct with up to 8 initializations at once)",
+                () -> new InitializationCommandRing(8)));
+        out.add(Variants.provedAtDeepProfile(Variants.wrapped("fault:MR-FRI-6/command-ring-16",
+                "as command-ring-8 with a ring of 16 slots: correct with up to 16 initializations at once, which the "
+                        + "standard profile never exceeds (proved at --profile deep)",
+                () -> new InitializationCommandRing(16))));
         return out;
     }
 

@@ -38,8 +38,8 @@ import org.ndktck.spec.RequestCompletion;
  *       registered), alternately inline and through the completion (MR-DEREG-2: the table's "other status
  *       codes");</li>
  *   <li>{@code legal:cross-qp-reorder}: each NdkGetCqResults(Ex) batch hands out the entries of different QPs
- *       sharing the CQ in the reverse order of their QPs' first entries, each QP's own entries in order (the
- *       pages order completions within a QP only);</li>
+ *       sharing the CQ in the reverse order of their QPs' first entries, each QP's own entries in order (nothing
+ *       on the pages orders entries across QPs: FREE-CROSS-QP-ORDER);</li>
  *   <li>{@code legal:large-page}: PAGE_SIZE 65536 bytes by default (the provider's PAGE_SIZE is its own;
  *       the kit sizes every region from it);</li>
  *   <li>{@code legal:split-tokens}: NdkGetLocalTokenFromMr returns the bitwise complement of the remote token,

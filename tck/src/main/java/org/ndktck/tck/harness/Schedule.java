@@ -9,8 +9,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Phaser;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -20,7 +18,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * the properties of {@code ConcurrentCallsProperties}).
  *
  * <p><b>Shape.</b> {@code threads} kit threads run {@code steps} steps each. All threads start step {@code k}
- * together (a {@link Phaser} barrier), and before its action of that step each thread spins a seeded number of
+ * together (a {@link SpinBarrier}: its waiters spin, so they leave it at the same instant rather than one wake-up
+ * apart), and before its action of that step each thread spins a seeded number of
  * iterations and, for some steps, yields, so which call of which thread reaches the provider first is drawn
  * from the seed: the same seed gives the same barriers and the same delays, so a failing try is reproducible
  * as far as the JVM's own scheduling allows. Within a step the threads really run at once.
@@ -74,8 +73,11 @@ public final class Schedule {
         SplittableRandom r = new SplittableRandom(seed);
         for (int t = 0; t < threads; t++) {
             for (int k = 0; k < steps; k++) {
-                spins[t][k] = r.nextInt(MAX_SPIN + 1);
-                yields[t][k] = r.nextInt(4) == 0;
+                // half the steps start at once (a race window of a few hundred nanoseconds needs calls that
+                // close); the rest spread log-uniformly up to MAX_SPIN, so short offsets are as likely as long ones
+                boolean together = r.nextBoolean();
+                spins[t][k] = together ? 0 : (int) Math.pow(MAX_SPIN + 1, r.nextDouble()) - 1;
+                yields[t][k] = !together && r.nextInt(4) == 0;
             }
         }
     }
@@ -118,7 +120,7 @@ public final class Schedule {
         if (perThread.size() != threads) {
             throw new IllegalArgumentException(perThread.size() + " action lists for " + threads + " threads");
         }
-        Phaser barrier = new Phaser(threads + 1);
+        SpinBarrier barrier = new SpinBarrier(threads + 1);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         java.util.concurrent.atomic.AtomicIntegerArray done = new java.util.concurrent.atomic.AtomicIntegerArray(threads);
         CurrentProperty.Info property = CurrentProperty.get();
@@ -140,7 +142,7 @@ public final class Schedule {
                             }
                         }
                         done.set(me, k + 1);
-                        if (barrier.arriveAndAwaitAdvance() < 0) {
+                        if (barrier.arriveAndAwait() < 0) {
                             return;
                         }
                     }
@@ -156,11 +158,10 @@ public final class Schedule {
             int step = k;
             // inside a batch, the caller thread's own bound becomes this step's wait plus one call bound
             inv.stepWait("a step of a concurrent schedule", () -> "step " + step + " of a concurrent schedule of " + threads + " threads", bound);
-            int phase = barrier.arrive();
             try {
-                barrier.awaitAdvanceInterruptibly(phase, bound, TimeUnit.NANOSECONDS);
+                barrier.arriveAndWatch(bound);
             } catch (TimeoutException e) {
-                barrier.forceTermination();
+                barrier.terminate();
                 List<Integer> stuck = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {
                     if (done.get(t) <= k) {
@@ -171,10 +172,6 @@ public final class Schedule {
                 throw explain(Violations.of("GEN-TIME-1", "step " + k + " of a concurrent schedule (threads " + stuck + " still in it)",
                         "every call of the step returns, and every completion it awaits arrives, within " + Bounds.millis(bound),
                         "the step had not ended after " + Bounds.millis(bound) + "; the kit left the stuck threads behind"));
-            } catch (InterruptedException e) {
-                barrier.forceTermination();
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for a concurrent schedule", e);
             }
         }
         Throwable f = failure.get();

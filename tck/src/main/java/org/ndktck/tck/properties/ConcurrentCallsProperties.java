@@ -104,7 +104,7 @@ public class ConcurrentCallsProperties {
      * is lost (RW-5) or repeated (CQ-2); each write completes with success and its bytes are exactly at the
      * peer's slot it named (MR-REG-3).
      */
-    @Property(tries = 25, generation = GenerationMode.RANDOMIZED)
+    @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
     @Tag("RW-5")
     @Tag("CQ-2")
     void postsOnQpsSharingOneCqArePolledExactlyOnce(@ForAll("threads") int posters, @ForAll("steps") int steps,
@@ -265,7 +265,7 @@ public class ConcurrentCallsProperties {
      * (unless a live registration holds the same value again) reaches nothing, neither at its old addresses nor
      * at its MR's new ones (INV-4).
      */
-    @Property(tries = 25, generation = GenerationMode.RANDOMIZED)
+    @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
     @Tag("MR-TOK-6")
     @Tag("INV-4")
     @Tag("MR-FR-10")
@@ -426,7 +426,7 @@ public class ConcurrentCallsProperties {
      * the token read before (MR-TOK-5); the remote tokens of all live registrations are pairwise distinct
      * (MR-TOK-6); each reaches its own region and no other (a peer write and read back, then a memory check).
      */
-    @Property(tries = 25, generation = GenerationMode.RANDOMIZED)
+    @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
     @Tag("MR-TOK-6")
     @Tag("MR-TOK-5")
     void tokenReadsWhileRegistrationsComplete(@ForAll("threads") int threads, @ForAll("steps") int steps,
@@ -517,7 +517,7 @@ public class ConcurrentCallsProperties {
      * and its bytes are exact (MR-REG-3); a deregistered MR's token reaches nothing once the deregistration has
      * completed, during the schedule and after it (MR-DEREG-3), and none of its bytes change.
      */
-    @Property(tries = 25, generation = GenerationMode.RANDOMIZED)
+    @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
     @Tag("MR-DEREG-3")
     @Tag("RW-5")
     void deregistrationWhileRemoteAccessesRun(@ForAll("threads") int threads, @ForAll("steps") int steps,

@@ -17,7 +17,9 @@ import java.util.TreeSet;
  * one report with the verdicts the unsharded run would have given:
  * <ul>
  *   <li>a rule's verdict is the worst ({@link Summaries#worst}) over the shards that selected it and the shards
- *       where another rule's property reported it FAIL or ADVISORY; EXCLUDED in a shard that selected it wins;</li>
+ *       where another rule's property reported it FAIL or ADVISORY; EXCLUDED in a shard that selected it wins;
+ *       but a rule UNTESTED only because its properties did not run or complete in some shards
+ *       ({@link Summaries#nothingCompleted}) and PASS in another is PASS, as one run would judge it;</li>
  *   <li>a rule no shard selected keeps its verdict (NOT_TESTABLE or UNTESTED), from the shard whose properties
  *       tried it most (a property of a selected rule may check it too);</li>
  *   <li>tries and times are summed over the shards that selected the rule; a property that ran in two shards
@@ -127,6 +129,14 @@ public final class ReportMerger {
         if (counted.stream().anyMatch(e -> e.selected() && e.verdict().equals("EXCLUDED"))) {
             v = Verdict.EXCLUDED;
         }
+        List<RunReport.RuleReport> notCompleted = List.of();
+        if (v == Verdict.UNTESTED && counted.stream().anyMatch(e -> e.verdict().equals("PASS"))
+                && counted.stream().filter(e -> e.verdict().equals("UNTESTED")).allMatch(e -> Summaries.nothingCompleted(e.message()))) {
+            // a worker whose properties of the rule did not complete (time budget, time bound) beside one where a
+            // property passed: the run as one would say PASS (at least one property passed), so the merge does too
+            v = Verdict.PASS;
+            notCompleted = counted.stream().filter(e -> e.verdict().equals("UNTESTED")).toList();
+        }
         final String verdict = v.name();
         List<RunReport.RuleReport> worst = counted.stream().filter(e -> e.verdict().equals(verdict)).toList();
         RunReport.RuleReport w = worst.get(0);
@@ -136,6 +146,7 @@ public final class ReportMerger {
                 messages.add(e.message());
             }
         });
+        notCompleted.forEach(e -> messages.add(e.message().replace(Summaries.NOTHING_COMPLETED, "did not complete: ")));
         List<RunReport.RuleReport> selected = counted.stream().filter(RunReport.RuleReport::selected).toList();
         long tries = selected.stream().mapToLong(RunReport.RuleReport::tries).sum();
         long checks = selected.stream().mapToLong(RunReport.RuleReport::checks).sum();

@@ -9,6 +9,30 @@ public final class Summaries {
     private Summaries() {
     }
 
+    /**
+     * How an UNTESTED message starts when the rule's properties in this run (or this worker) ran but none
+     * completed: a time bound or the time budget stopped them. A merge lets a PASS of another worker win over it.
+     */
+    public static final String NOTHING_COMPLETED = "no property completed: ";
+    /** How an UNTESTED message starts when none of the rule's properties ran in this run (or this worker). */
+    public static final String NOTHING_RAN = "its properties did not run";
+    /** The line a budget-limited UNTESTED message starts with, after {@code TimeBudget.LIMITED}. */
+    public static final String BUDGET_RAN_OUT = "the time budget (the run's, or this property's share of it) ran out before its properties completed";
+
+    /**
+     * @param message an UNTESTED rule's message
+     * @return whether it says only that its properties did not run or did not complete here (not that they were
+     *     cut short by another rule's violation, nor that too few tries were judged)
+     */
+    public static boolean nothingCompleted(String message) {
+        if (message == null) {
+            return false;
+        }
+        int nl = message.indexOf('\n');
+        String body = nl >= 0 && message.substring(0, nl).endsWith(BUDGET_RAN_OUT) ? message.substring(nl + 1) : message;
+        return body.startsWith(NOTHING_COMPLETED) || body.startsWith(NOTHING_RAN);
+    }
+
     /** Verdicts from worst to best, as a merge of shards ranks them. */
     private static final List<Verdict> WORST_FIRST = List.of(Verdict.FAIL, Verdict.ADVISORY, Verdict.UNTESTED,
             Verdict.PASS, Verdict.NOT_APPLICABLE, Verdict.EXCLUDED, Verdict.NOT_TESTABLE);

@@ -71,7 +71,7 @@ public final class RunCommand implements Callable<Integer> {
             description = "Bound the whole run to about this many seconds (counted from the command's start): the tries are "
                     + "spread over the selected properties, a property whose share runs out ends early with the tries done "
                     + "(PASS with fewer tries, noted 'budget-limited' in the table and report.json budgetLimited), and at the "
-                    + "budget's end the run stops and writes its report. For a slow provider. Default: ndk.tck.timeBudget, "
+                    + "budget's end the run stops and writes its report. For a slow provider; at least 1. Default: ndk.tck.timeBudget, "
                     + "else none (every property runs its profile's tries).")
     String timeBudgetSeconds;
 
@@ -115,14 +115,20 @@ public final class RunCommand implements Callable<Integer> {
         String what = timeBudgetSeconds != null ? "--time-budget" : org.ndktck.tck.harness.TimeBudget.KEY;
         String text = timeBudgetSeconds != null ? timeBudgetSeconds
                 : System.getProperty(org.ndktck.tck.harness.TimeBudget.KEY);
-        if (text == null || text.isBlank()) {
-            return null;
+        if (text == null || timeBudgetSeconds == null && text.isBlank()) {
+            return null; // an empty ndk.tck.timeBudget means none; an empty --time-budget is an error
         }
+        long millis;
         try {
-            return org.ndktck.tck.harness.TimeBudget.parseSeconds(what, text);
+            millis = org.ndktck.tck.harness.TimeBudget.parseSeconds(what, text);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage(), "use e.g. --time-budget 60 for a run of at most a minute");
         }
+        if (millis < 1000) {
+            throw new UsageException(what + " must be at least 1 second, got '" + text + "'",
+                    "use e.g. --time-budget 60 for a run of at most a minute");
+        }
+        return millis;
     }
 
     @Option(names = "--claims", hidden = true, paramLabel = "DIR",

@@ -46,8 +46,9 @@ import java.util.function.Function;
  *       selected, aborted, abandoned by a time bound).</li>
  * </ol>
  * Rules outside the selection ({@code --rules}, {@code --shard}) are {@code selected=false}; they keep
- * FAIL / ADVISORY when another rule's property reported them, which lets a merge of shards equal the
- * unsharded run.
+ * FAIL / ADVISORY when a property that ran for a selected rule (one of their own properties or another rule's)
+ * stopped at a {@code RuleViolation} naming them, so a run never passes with a violation it saw, and a merge of
+ * shards equals the unsharded run.
  */
 public final class Verdicts {
     private Verdicts() {
@@ -128,11 +129,15 @@ public final class Verdicts {
 
         List<PropertyOutcome> failed = new ArrayList<>();
         List<PropertyOutcome> cutShort = new ArrayList<>();
-        if (selected) {
-            for (PropertyOutcome o : own) {
-                if (o.failed()) {
-                    (cutShortByOtherRules(o) || !chargedTo(o, id) ? cutShort : failed).add(o);
-                }
+        for (PropertyOutcome o : own) {
+            if (!o.failed()) {
+                continue;
+            }
+            if (selected) {
+                (cutShortByOtherRules(o) || !chargedTo(o, id) ? cutShort : failed).add(o);
+            } else if (Failures.violatedRules(o.failure()).contains(id)) {
+                // a property run for another, selected rule saw this one broken: the violation is real, never lost
+                failed.add(o);
             }
         }
         failed.addAll(reportedBy);
@@ -209,12 +214,12 @@ public final class Verdicts {
         } else if (!own.isEmpty()) {
             verdict = Verdict.UNTESTED;
             message = (own.stream().anyMatch(o -> TimeBudget.isLimited(o.message()))
-                    ? TimeBudget.LIMITED + "the run's time budget ran out before its properties completed\n" : "")
-                    + "no property completed: " + own.stream().map(o -> o.property().propertyId() + " " + o.status()
+                    ? TimeBudget.LIMITED + Summaries.BUDGET_RAN_OUT + "\n" : "")
+                    + Summaries.NOTHING_COMPLETED + own.stream().map(o -> o.property().propertyId() + " " + o.status()
                     + (o.message() == null || o.message().isBlank() ? "" : " (" + o.message() + ")")).toList();
         } else if (!props.isEmpty()) {
             verdict = Verdict.UNTESTED;
-            message = "its properties did not run (the run ended early or a time bound was reached)";
+            message = Summaries.NOTHING_RAN + " (the run ended early or a time bound was reached)";
         } else {
             verdict = staticVerdict(rule, props);
             message = verdict == Verdict.NOT_TESTABLE ? notTestableWhy(rule) : rule == null

@@ -21,6 +21,10 @@ final class SampleReports {
     }
 
     static RunReport sample(boolean strict) {
+        return withRules(strict, sampleRules());
+    }
+
+    private static List<RunReport.RuleReport> sampleRules() {
         List<RunReport.RuleReport> rules = new ArrayList<>();
         rules.add(rule("MR-FR-3", "MUST", "FAIL", FR3_MESSAGE, "[FastRegisterRequest[pages=2, fbo=0xF00]]", true));
         rules.add(rule("MR-FR-4", "MUST", "PASS", null, null, true));
@@ -31,6 +35,15 @@ final class SampleReports {
         rules.add(rule("MR-FR-12", "MUST", "EXCLUDED", "excluded until 2030-01-01: vendor bug <1234> & co", null, true));
         rules.add(rule("MR-FR-5", "MUST", "UNTESTED", "not selected in this run (--rules / --shard)", null, false));
         rules.add(rule("GEN-CB-2", "MUST_NOT", "FAIL", "reported by P#x (MR-FR-3): completion after an inline return\u0001", null, false));
+        return rules;
+    }
+
+    /**
+     * @param strict whether the run was strict
+     * @param rules  its rule results
+     * @return the sample run with these results
+     */
+    static RunReport withRules(boolean strict, List<RunReport.RuleReport> rules) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("completion", "pending");
         Map<String, Object> ai = new LinkedHashMap<>();

@@ -66,17 +66,17 @@ class SelftestCommandTest {
      */
     @Test
     void aFaultOnlyTheDeepProfileReachesIsProvedAtDeep() throws IOException {
-        String fault = "fault:MR-FRI-6/command-ring-8";
+        String fault = "fault:MR-FRI-6/command-ring-16";
         Cli.Result standard = Cli.run("run", "--provider", fault, "--rules", "MR-FRI-6", "--seed", "5",
                 "--report-dir", tmp.resolve("standard").toString());
         assertThat(standard.code()).as("the mark is earned: the standard profile does not reach the fault\n" + standard.out())
                 .isZero();
         Cli.Result r = Cli.run("selftest", "--report-dir", tmp.toString(), "--seed", "5", "--faults", fault);
         assertThat(r.code()).as(r.out() + r.err()).isZero();
-        assertThat(r.out()).containsPattern("fault:MR-FRI-6/command-ring-8 \\[profile=deep\\]\\s+MR-FRI-6\\s+yes");
+        assertThat(r.out()).containsPattern("fault:MR-FRI-6/command-ring-16 \\[profile=deep\\]\\s+MR-FRI-6\\s+yes");
         JsonNode row = rows("faults").get(fault + " [profile=deep]");
         assertThat(row.get("outcome").asText()).isEqualTo("caught");
-        assertThat(new ObjectMapper().readTree(tmp.resolve("selftest/fault_MR-FRI-6_command-ring-8/report.json").toFile())
+        assertThat(new ObjectMapper().readTree(tmp.resolve("selftest/fault_MR-FRI-6_command-ring-16/report.json").toFile())
                 .get("profile").asText()).isEqualTo("deep");
     }
 

@@ -47,6 +47,8 @@ class UsageErrorsTest {
     void badTimeBudgetIsEchoedAsTyped() {
         oneLine(Cli.run("run", "--time-budget", "-1"), "--time-budget must be a positive number of seconds, got '-1'");
         oneLine(Cli.run("run", "--time-budget", "soon"), "got 'soon'");
+        oneLine(Cli.run("run", "--time-budget", ""), "got ''");
+        oneLine(Cli.run("run", "--time-budget", "0.5"), "--time-budget must be at least 1 second, got '0.5'");
     }
 
     @Test

@@ -117,6 +117,21 @@ class VerdictsTest {
     }
 
     @Test
+    void aViolationOfAnUnselectedRuleOfThePropertyItselfStillFails() {
+        // a property of T-MUST and T-OTHER run for --rules T-OTHER stops at a violation of T-MUST: the run must not pass
+        PropertyInfo both = prop("P#both", "T-MUST", "T-OTHER");
+        List<PropertyOutcome> outcomes = List.of(outcome(both, "FAILED", "[T-MUST] MUST: two registrations share a token",
+                new RuleViolation("T-MUST", "two registrations share a token")));
+        Map<String, RunReport.RuleReport> v = compute(Set.of("T-OTHER"), List.of(both), outcomes, List.of());
+        assertThat(v.get("T-MUST").selected()).isFalse();
+        assertThat(v.get("T-MUST").verdict()).isEqualTo("FAIL");
+        assertThat(v.get("T-MUST").message()).contains("two registrations share a token");
+        assertThat(v.get("T-MUST").replay()).isEqualTo("./ndk-tck run --rules T-MUST");
+        assertThat(v.get("T-OTHER").verdict()).as("cut short by T-MUST's violation").isEqualTo("UNTESTED");
+        assertThat(org.ndktck.tck.report.Summaries.exitCode(List.copyOf(v.values()), false)).isEqualTo(1);
+    }
+
+    @Test
     void aPropertyStoppedByAnotherRulesViolationLeavesItsOwnRuleUntestedButACrashFailsIt() {
         PropertyInfo cut = prop("P#cut", "T-MUST");
         PropertyInfo own = prop("P#own", "T-SHOULD");
