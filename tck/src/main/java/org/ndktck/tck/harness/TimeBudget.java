@@ -275,11 +275,12 @@ public final class TimeBudget {
 
     /**
      * @param done    tries run
-     * @param planned tries the profile gives the property
+     * @param planned tries the profile gives the property (a property whose whole input space is smaller runs
+     *                fewer: jqwik then tries every input once, so the message says "up to")
      * @return the message of a property that passed with fewer tries because of the budget
      */
     static String limitedMessage(int done, int planned) {
-        return LIMITED + done + " of " + planned + " tries ran before the property's share of the time budget ("
+        return LIMITED + done + " of up to " + planned + " tries ran before the property's share of the time budget ("
                 + String.format(java.util.Locale.ROOT, "%.1f", propertyShare / 1000.0) + " s) ran out";
     }
 
