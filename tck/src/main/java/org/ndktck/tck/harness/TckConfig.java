@@ -147,10 +147,26 @@ public record TckConfig(String provider, Map<String, String> settings, long seed
                 if (c == null) {
                     c = read(TckConfig::lookup, System.getProperties().stringPropertyNames());
                     current = c;
+                    warnIfSystemProviderIgnored();
                 }
             }
         }
         return c;
+    }
+
+    /**
+     * A suite's {@code @ConfigurationParameter} wins over a {@code -D} system property of the same key; when they
+     * name different providers, says so on standard error, since the user who typed the {@code -D} expects it to
+     * choose the provider under test.
+     */
+    private static void warnIfSystemProviderIgnored() {
+        String system = System.getProperty(PROVIDER);
+        Optional<String> suite = parameters.apply(PROVIDER);
+        if (system != null && !system.isBlank() && suite.isPresent() && !suite.get().equals(system)) {
+            System.err.println("ndk-tck: -D" + PROVIDER + "=" + system + " is ignored: the test plan's configuration "
+                    + "parameter (a @Suite's @ConfigurationParameter, or the command's --provider) names '" + suite.get()
+                    + "', and it wins; on the Maven route, remove it from the suite to choose the provider with -D");
+        }
     }
 
     /**
