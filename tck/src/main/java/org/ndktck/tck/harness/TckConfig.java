@@ -154,19 +154,26 @@ public record TckConfig(String provider, Map<String, String> settings, long seed
         return c;
     }
 
-    /**
-     * A suite's {@code @ConfigurationParameter} wins over a {@code -D} system property of the same key; when they
-     * name different providers, says so on standard error, since the user who typed the {@code -D} expects it to
-     * choose the provider under test.
-     */
     private static void warnIfSystemProviderIgnored() {
-        String system = System.getProperty(PROVIDER);
-        Optional<String> suite = parameters.apply(PROVIDER);
-        if (system != null && !system.isBlank() && suite.isPresent() && !suite.get().equals(system)) {
-            System.err.println("ndk-tck: -D" + PROVIDER + "=" + system + " is ignored: the test plan's configuration "
-                    + "parameter (a @Suite's @ConfigurationParameter, or the command's --provider) names '" + suite.get()
-                    + "', and it wins; on the Maven route, remove it from the suite to choose the provider with -D");
+        ignoredSystemProvider(System.getProperty(PROVIDER), parameters.apply(PROVIDER)).ifPresent(System.err::println);
+    }
+
+    /**
+     * A test plan's configuration parameter (a suite's {@code @ConfigurationParameter}, the CLI's {@code --provider})
+     * wins over a {@code -D} system property of the same key; when the two name different providers, the user who
+     * typed the {@code -D} expects it to choose the provider under test, so the kit says that it did not.
+     *
+     * @param system the system property {@value #PROVIDER}, or null
+     * @param plan   the test plan's configuration parameter of that key, if set
+     * @return the warning line for standard error, when the system property names another provider
+     */
+    static Optional<String> ignoredSystemProvider(String system, Optional<String> plan) {
+        if (system == null || system.isBlank() || plan.isEmpty() || plan.get().equals(system)) {
+            return Optional.empty();
         }
+        return Optional.of("ndk-tck: -D" + PROVIDER + "=" + system + " is ignored: the test plan's configuration "
+                + "parameter (a @Suite's @ConfigurationParameter, or the command's --provider) names '" + plan.get()
+                + "', and it wins; on the Maven route, remove it from the suite to choose the provider with -D");
     }
 
     /**

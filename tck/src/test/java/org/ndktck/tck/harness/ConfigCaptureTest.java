@@ -56,4 +56,13 @@ class ConfigCaptureTest {
             assertThat((long) (double) s).isEqualTo(s);
         }
     }
+
+    @Test
+    void aSystemPropertyProviderThatTheSuiteOverridesIsNamedAsIgnored() {
+        assertThat(TckConfig.ignoredSystemProvider("fault:MR-FR-4", Optional.of("reference"))).get().asString()
+                .contains("-Dndk.tck.provider=fault:MR-FR-4 is ignored").contains("names 'reference'");
+        assertThat(TckConfig.ignoredSystemProvider("reference", Optional.of("reference"))).isEmpty();
+        assertThat(TckConfig.ignoredSystemProvider("fault:MR-FR-4", Optional.empty())).as("the -D value is the one used").isEmpty();
+        assertThat(TckConfig.ignoredSystemProvider(null, Optional.of("reference"))).isEmpty();
+    }
 }
