@@ -59,7 +59,7 @@ public final class TimeBudget {
      *
      * @param parameters the run's configuration parameters (system properties are looked up where a key is absent)
      * @return the budget in milliseconds, or empty when none is set
-     * @throws IllegalArgumentException when the value is not a positive number of seconds (the message names the key)
+     * @throws IllegalArgumentException when the value is not a number of at least 1 second (the message names the key)
      */
     public static Optional<Long> budgetMillis(Function<String, Optional<String>> parameters) {
         Optional<String> text = lookup(parameters, KEY);
@@ -72,8 +72,8 @@ public final class TimeBudget {
     /**
      * @param what  the option or key, for the message
      * @param text  a number of seconds
-     * @return it in milliseconds, at least 1
-     * @throws IllegalArgumentException when it is not a positive finite number
+     * @return it in milliseconds, at least 1000
+     * @throws IllegalArgumentException when it is not a finite number of at least 1 second
      */
     public static long parseSeconds(String what, String text) {
         double s;
@@ -85,7 +85,11 @@ public final class TimeBudget {
         if (!(s > 0) || Double.isInfinite(s)) {
             throw new IllegalArgumentException(what + " must be a positive number of seconds, got '" + text + "'");
         }
-        return Math.max(1, Math.round(s * 1000));
+        long millis = Math.round(s * 1000);
+        if (millis < 1000) {
+            throw new IllegalArgumentException(what + " must be at least 1 second, got '" + text + "'");
+        }
+        return millis;
     }
 
     /**

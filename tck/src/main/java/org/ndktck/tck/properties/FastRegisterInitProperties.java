@@ -28,6 +28,7 @@ import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.Probes;
 import org.ndktck.tck.harness.SessionTools;
+import org.ndktck.tck.harness.SpinBarrier;
 import org.ndktck.tck.harness.Violations;
 import org.ndktck.tck.harness.WorkRequest;
 import org.ndktck.spec.Mdl;
@@ -39,6 +40,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.ndktck.tck.harness.Hex.u32;
@@ -232,7 +234,7 @@ public class FastRegisterInitProperties {
                     parallel.add(s.createMr(s.target(), true));
                 }
                 // a spinning barrier, not a latch: the k calls reach the provider at once, not one wake-up apart
-                org.ndktck.tck.harness.SpinBarrier go = new org.ndktck.tck.harness.SpinBarrier(k + 1);
+                SpinBarrier go = new SpinBarrier(k + 1);
                 List<Future<Outcome>> results = new ArrayList<>();
                 for (NdkMr mr : parallel) {
                     results.add(PARALLEL.submit(() -> {
@@ -243,7 +245,7 @@ public class FastRegisterInitProperties {
                 long bound = s.bounds().callNanos() + s.bounds().completionNanos();
                 try {
                     go.arriveAndWatch(bound);
-                } catch (java.util.concurrent.TimeoutException e) {
+                } catch (TimeoutException e) {
                     go.terminate(); // a thread of the pool did not start in time: the others go on alone
                 }
                 // an initialization refused for lack of resources (allowed) judges nothing: that MR is left out
@@ -281,7 +283,7 @@ public class FastRegisterInitProperties {
     private static Outcome await(Future<Outcome> f, long nanos) {
         try {
             return f.get(nanos, TimeUnit.NANOSECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw Violations.of("GEN-TIME-1", "NdkInitializeFastRegisterMr from a parallel thread",
                     "the call returns and completes within " + org.ndktck.tck.harness.Bounds.millis(nanos), "it did not");
         } catch (java.util.concurrent.ExecutionException e) {
