@@ -34,7 +34,8 @@ final class PageAuditMarkdown {
         for (AuditedPage p : audit.pages()) {
             md.append("### ").append(RulesMarkdown.text(heading(p))).append("\n\n");
             md.append("`").append(p.path()).append("`: ").append(p.statements().size()).append(" statements, ")
-                    .append(p.coveredCount()).append(" covered.\n\n");
+                    .append(p.coveredCount()).append(" covered. Read from ").append(RulesMarkdown.text(String.valueOf(p.readFrom())))
+                    .append(", text last changed ").append(String.valueOf(p.lastChanged())).append(".\n\n");
             int n = 1;
             for (AuditStatement st : p.statements()) {
                 md.append(n++).append(". ").append(RulesMarkdown.text(st.says())).append(" *(").append(st.binds()).append(")* → ");

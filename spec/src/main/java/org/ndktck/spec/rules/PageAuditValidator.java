@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  * Checks the page audit against the catalog (issue 17). One message per problem:
  * <ul>
  *   <li>each page is named once, in the catalog's source notation ({@value #PAGE}), with a title and a path,
- *       and holds at least one statement;</li>
+ *       says where its text was read ({@code readFrom}) and when that text last changed ({@code lastChanged},
+ *       YYYY-MM-DD or {@code unknown}), and holds at least one statement;</li>
  *   <li>each statement says something, names whom it binds, and has either rule IDs or a reason (not both,
  *       not neither);</li>
  *   <li>every rule ID the audit names (statements and {@code kitRules}) is a catalog rule;</li>
@@ -48,6 +49,12 @@ public final class PageAuditValidator {
             }
             if (blank(p.path())) {
                 out.add(where + ": no path");
+            }
+            if (blank(p.readFrom())) {
+                out.add(where + ": no readFrom (the mirror and commit its text was read from)");
+            }
+            if (blank(p.lastChanged()) || !p.lastChanged().matches("\\d{4}-\\d{2}-\\d{2}|unknown")) {
+                out.add(where + ": lastChanged must be the date of the page's last text change (YYYY-MM-DD) or unknown");
             }
             if (p.statements().isEmpty()) {
                 out.add(where + ": no statement");

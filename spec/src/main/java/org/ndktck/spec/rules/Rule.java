@@ -28,10 +28,21 @@ import java.util.List;
  *                        {@code ADAPTER_FLAG:RDMA_READ_SINK_NOT_REQUIRED}) or {@code NDK_VERSION:<major>.<minor>}
  *                        (the adapter's NDKPI version is at least that); empty when it always applies. On an
  *                        adapter without them the rule is NOT_APPLICABLE
+ * @param guards          for a rule of basis KIT_INTERPRETATION, why a broken check is still a FAIL (memory exposed,
+ *                        data lost, a stated duty, a founding rule; {@link Guard}); null when it is not, and then the
+ *                        rule's findings are ADVISORY ({@link #failIsAdvisory()}). Ignored for other bases
  */
 public record Rule(String id, String title, String function, String group, Binds binds, Strength strength,
                    Basis basis, Check check, String statement, String howChecked, List<String> allowedStatuses,
-                   String source, List<String> ambiguities, List<String> requires) {
+                   String source, List<String> ambiguities, List<String> requires, Guard guards) {
+
+    /** A rule without a {@code guards} entry (the catalog's form before the field existed). */
+    public Rule(String id, String title, String function, String group, Binds binds, Strength strength,
+                Basis basis, Check check, String statement, String howChecked, List<String> allowedStatuses,
+                String source, List<String> ambiguities, List<String> requires) {
+        this(id, title, function, group, binds, strength, basis, check, statement, howChecked, allowedStatuses,
+                source, ambiguities, requires, null);
+    }
 
     /** Normalizes null lists to empty ones. */
     public Rule {
@@ -43,5 +54,14 @@ public record Rule(String id, String title, String function, String group, Binds
     /** @return true when the kit must have at least one property for this rule */
     public boolean needsProperty() {
         return check == Check.PROVIDER_PROPERTY;
+    }
+
+    /**
+     * @return true when a failure of this rule is reported ADVISORY with the note {@code kit interpretation}
+     *     rather than FAIL: its basis is KIT_INTERPRETATION and the catalog gives no {@code guards} reason (a SHOULD
+     *     rule is ADVISORY anyway)
+     */
+    public boolean failIsAdvisory() {
+        return basis == Basis.KIT_INTERPRETATION && guards == null;
     }
 }

@@ -98,6 +98,9 @@ public final class RuleCatalogValidator {
             if (r.strength() == null) {
                 out.add(where + ": strength is missing");
             }
+            if (r.guards() != null && r.basis() != Basis.KIT_INTERPRETATION) {
+                out.add(where + ": guards is only for a rule of basis KIT_INTERPRETATION (a stated rule FAILs anyway)");
+            }
             if (r.basis() == null) {
                 out.add(where + ": basis is missing");
             }

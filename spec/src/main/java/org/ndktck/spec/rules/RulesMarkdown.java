@@ -148,6 +148,10 @@ public final class RulesMarkdown {
                 .append(" · **Binds:** ").append(r.binds())
                 .append(" · **Basis:** ").append(r.basis())
                 .append(" · **Check:** ").append(r.check()).append('\n');
+        if (r.basis() == Basis.KIT_INTERPRETATION) {
+            md.append("- **A broken check is:** ").append(r.failIsAdvisory() ? "ADVISORY (kit interpretation)"
+                    : "FAIL (guards " + r.guards() + ")").append('\n');
+        }
         md.append("- **Statement:** ").append(text(r.statement())).append('\n');
         md.append("- **How checked:** ").append(text(r.howChecked())).append('\n');
         md.append("- **Allowed statuses:** ")

@@ -222,10 +222,18 @@ public final class AdapterObjects {
      */
     void closeObject(String kind, Supplier<String> d, Function<AsyncOp<NdkMr>, NtStatus> call) {
         AsyncOp<NdkMr> op = calls.newOp(AsyncOp.Flavor.CLOSE, kind, d);
-        NtStatus r = inv.call(kind, d, () -> call.apply(op));
+        AsyncOp<NdkMr> first = op;
+        NtStatus r = inv.call(kind, d, () -> call.apply(first));
+        // a close may fail inline, with no callback (the 2022 object-lifetime page; CL-2): the kit makes it again
+        for (int i = 1; i < Refusals.SETUP_ATTEMPTS && CloseRefusals.refused(r); i++) {
+            op.returned(r);
+            op = calls.newOp(AsyncOp.Flavor.CLOSE, kind, d);
+            AsyncOp<NdkMr> again = op;
+            r = inv.call(kind, d, () -> call.apply(again));
+        }
         if (r == null || !(r.equals(NtStatus.STATUS_SUCCESS) || r.isPending())) {
             op.returned(r == null ? NtStatus.of(-1) : r);
-            throw Violations.of("CL-2", d.get(), "STATUS_SUCCESS or STATUS_PENDING (a close never fails)", "returned " + r);
+            CloseRefusals.judge(r, d.get(), () -> { });
         }
         op.returned(r);
         if (r.isPending() && !failing) {

@@ -63,11 +63,22 @@ public final class Refusals {
     }
 
     /**
+     * The statuses that mean "no resources now, try later", whatever call returns them: a valid request refused with
+     * one of these is an allowed refusal wherever the call's page lists other status codes (NdkCreateMr,
+     * NdkRegisterMr, NdkDeregisterMr, NdkInitializeFastRegisterMr, NdkBuildLam, NdkCloseObject, the work requests and
+     * the creates the kit makes for its set-up). A status that says the request is malformed (STATUS_INVALID_PARAMETER
+     * and the like) is not in it: on a valid request that stays a failure of the rule.
+     */
+    public static final java.util.Set<NtStatus> TRY_LATER = java.util.Set.of(NtStatus.STATUS_INSUFFICIENT_RESOURCES,
+            NtStatus.STATUS_NO_MEMORY, NtStatus.STATUS_DEVICE_BUSY, NtStatus.STATUS_DEVICE_NOT_READY);
+
+    /**
      * @param status a call's final status (inline, or the completion's after STATUS_PENDING); may be null
-     * @return true when the pages let any call end so for lack of resources (STATUS_INSUFFICIENT_RESOURCES)
+     * @return true when the status means "no resources now, try later" ({@link #TRY_LATER}: STATUS_INSUFFICIENT_RESOURCES,
+     *     STATUS_NO_MEMORY, STATUS_DEVICE_BUSY, STATUS_DEVICE_NOT_READY), which the pages let a call end with
      */
     public static boolean isAllowedRefusal(NtStatus status) {
-        return NtStatus.STATUS_INSUFFICIENT_RESOURCES.equals(status);
+        return status != null && TRY_LATER.contains(status);
     }
 
     /**

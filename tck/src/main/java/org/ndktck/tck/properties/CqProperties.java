@@ -251,7 +251,10 @@ public class CqProperties {
                     if (e.type() != m.type()) {
                         throw Violations.of("CQ-3", o.call(), "NDK_RESULT_EX.Type = " + m.type() + " (" + m.type().value() + ")", "Type = " + e.type());
                     }
-                    if (m.type() == NdkOperationType.RECEIVE_AND_INVALIDATE && e.typeSpecificCompletionOutput() != m.typeSpecific()) {
+                    // the NDK_RESULT_EX page makes the field a 32-bit token for ReceiveAndInvalidate: only its low 32 bits
+                    // are compared, so a provider that leaves the upper half of the ULONG_PTR undefined passes
+                    if (m.type() == NdkOperationType.RECEIVE_AND_INVALIDATE
+                            && (int) e.typeSpecificCompletionOutput() != (int) m.typeSpecific()) {
                         throw Violations.of("CQ-3", o.call(), "TypeSpecificCompletionOutput = the invalidated token " + u32((int) m.typeSpecific()),
                                 "TypeSpecificCompletionOutput = 0x" + Long.toHexString(e.typeSpecificCompletionOutput()));
                     }

@@ -25,7 +25,9 @@ import java.util.function.Function;
  * <ol>
  *   <li>EXCLUDED when an exclusion in force names the rule (it wins over everything else);</li>
  *   <li>a failed property (or a {@code RuleViolation} naming the rule, from any property): FAIL, or
- *       ADVISORY for a SHOULD / SHOULD NOT rule; a property the runner abandoned counts as failed, and so
+ *       ADVISORY for a SHOULD / SHOULD NOT rule, and ADVISORY with the note {@value #KIT_INTERPRETATION}for a rule
+ *       whose basis is KIT_INTERPRETATION and that guards nothing the catalog names ({@link Rule#failIsAdvisory});
+ *       a property the runner abandoned counts as failed, and so
  *       does a property that crashed (an exception that names no rule). A property that stopped at a
  *       {@code RuleViolation} of <i>other</i> rules only (for example GEN-CB-1 when the provider never
  *       completed a call the property needed) did not judge its own rules: that failure is charged to the
@@ -150,7 +152,7 @@ public final class Verdicts {
             verdict = Verdict.EXCLUDED;
             message = "excluded until " + exclusion.expires() + ": " + exclusion.reason();
         } else if (!failed.isEmpty()) {
-            verdict = recommendation ? Verdict.ADVISORY : Verdict.FAIL;
+            verdict = recommendation || kitInterpretationOnly(rule) ? Verdict.ADVISORY : Verdict.FAIL;
             PropertyOutcome first = failed.get(0);
             StringBuilder sb = new StringBuilder();
             for (PropertyOutcome f : failed) {
@@ -172,7 +174,7 @@ public final class Verdicts {
             if (!adv.isEmpty()) {
                 sb.append("\n\nadvisory: ").append(String.join("\nadvisory: ", adv));
             }
-            message = sb.toString();
+            message = (!recommendation && kitInterpretationOnly(rule) ? KIT_INTERPRETATION : "") + sb;
             counterexample = blankToNull(first.counterexample());
             seed = blankToNull(first.seed());
         } else if (!adv.isEmpty()) {
@@ -290,6 +292,21 @@ public final class Verdicts {
             }
         }
         return true;
+    }
+
+    /**
+     * The note that leads the message of a rule whose finding is ADVISORY because its FAIL would rest on the kit's
+     * own reading of the pages (basis KIT_INTERPRETATION, no {@code guards} in the catalog; {@link Rule#failIsAdvisory}).
+     */
+    public static final String KIT_INTERPRETATION = "kit interpretation: ";
+
+    /**
+     * @param rule a catalog rule, or null for an ID the catalog lacks
+     * @return true when a broken check of the rule is reported ADVISORY, not FAIL: its basis is KIT_INTERPRETATION and
+     *     the catalog names no memory exposure, data loss, stated duty or founding rule it guards
+     */
+    public static boolean kitInterpretationOnly(Rule rule) {
+        return rule != null && rule.failIsAdvisory();
     }
 
     private static Optional<String> gate(Function<Rule, Optional<String>> notApplicable, Rule rule) {
