@@ -74,6 +74,12 @@ public final class ForwardingAdapter implements NdkAdapter {
         return hooks.call(NdkCall.PAGE_SIZE, this, inner::pageSize);
     }
 
+    /** @return the wrapped adapter's transport (NDK_ADAPTER_INFO.RdmaTechnology) */
+    @Override
+    public org.ndktck.spec.NdkRdmaTechnology rdmaTechnology() {
+        return inner.rdmaTechnology();
+    }
+
     @Override
     public CreateResult<NdkPd> createPd(CreateCompletion<NdkPd> completion, Object createContext) {
         return hooks.call(NdkCall.CREATE_PD, this, () -> hooks.create(NdkCall.CREATE_PD, this, completion, createContext,

@@ -285,6 +285,10 @@ final class DataPath {
         // its sources were just checked, so the first receive completes it (with the receive, or alone)
         if (!peer.receives.isEmpty()) {
             match(adapter, wr, peer.receives.poll());
+        } else if (adapter.rdmaTechnology() == org.ndktck.spec.NdkRdmaTechnology.IWARP) {
+            // iWARP has no receiver-not-ready retry: an untagged message with no buffer ends the connection (TR-1)
+            fail(wr, NtStatus.STATUS_CONNECTION_ABORTED);
+            wr.qp.abortConnection();
         } else {
             peer.inboundSends.add(wr);
         }

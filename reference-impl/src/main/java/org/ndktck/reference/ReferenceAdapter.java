@@ -143,6 +143,12 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         return settings.pageSize();
     }
 
+    /** @return the {@code transport} setting (NDK_ADAPTER_INFO.RdmaTechnology); InfiniBand by default */
+    @Override
+    public org.ndktck.spec.NdkRdmaTechnology rdmaTechnology() {
+        return settings.transport();
+    }
+
     @Override
     public int adapterFlags() {
         return adapterFlags;

@@ -33,6 +33,10 @@ import org.ndktck.spec.NdkVersion;
  *     gives STATUS_INSUFFICIENT_RESOURCES</td><td>65536</td></tr>
  * <tr><td>{@code seed}</td><td>a signed 64-bit integer (decimal or 0x hex) for {@code mixed} and token
  *     scrambling</td><td>0</td></tr>
+ * <tr><td>{@code transport}</td><td>{@code infiniband}, {@code roce}, {@code rocev2} (a send whose peer has no receive
+ *     posted waits for one) or {@code iwarp} (such a send ends the connection: it completes with
+ *     STATUS_CONNECTION_ABORTED and both QPs' other requests are flushed); reported as NDK_ADAPTER_INFO.RdmaTechnology
+ *     ({@link org.ndktck.spec.NdkAdapter#rdmaTechnology()})</td><td>{@code infiniband}</td></tr>
  * </table>
  *
  * @param completion          how calls complete
@@ -44,10 +48,30 @@ import org.ndktck.spec.NdkVersion;
  * @param maxObjects          the object budget per adapter
  * @param seed                PRNG seed
  * @param maxSge              MaxInitiatorRequestSge, MaxReceiveRequestSge and MaxReadRequestSge (1 to {@value #MAX_MAX_SGE})
+ * @param transport           the RdmaTechnology the adapter reports (IWARP, INFINIBAND, ROCE or ROCE_V2)
  */
 public record ReferenceSettings(Completion completion, boolean readSinkNotRequired, NdkVersion ndkVersion,
                                 int pageSize, int frmrPageCount, long maxRegistrationSize, int maxObjects,
-                                long seed, int maxSge) {
+                                long seed, int maxSge, org.ndktck.spec.NdkRdmaTechnology transport) {
+
+    /**
+     * The settings over InfiniBand (the constructor of the keys before {@code transport}).
+     *
+     * @param completion          how calls complete
+     * @param readSinkNotRequired whether the adapter sets NDK_ADAPTER_FLAG_RDMA_READ_SINK_NOT_REQUIRED
+     * @param ndkVersion          NDKPI version: 1.1 or 1.2
+     * @param pageSize            PAGE_SIZE in bytes
+     * @param frmrPageCount       FRMRPageCount, pages (ULONG in an int, unsigned)
+     * @param maxRegistrationSize MaxRegistrationSize, bytes (SIZE_T in a long, unsigned)
+     * @param maxObjects          the object budget per adapter
+     * @param seed                PRNG seed
+     * @param maxSge              the SGE limits
+     */
+    public ReferenceSettings(Completion completion, boolean readSinkNotRequired, NdkVersion ndkVersion, int pageSize,
+                             int frmrPageCount, long maxRegistrationSize, int maxObjects, long seed, int maxSge) {
+        this(completion, readSinkNotRequired, ndkVersion, pageSize, frmrPageCount, maxRegistrationSize, maxObjects, seed,
+                maxSge, org.ndktck.spec.NdkRdmaTechnology.INFINIBAND);
+    }
 
     /** How the adapter finishes calls that may pend. */
     public enum Completion {
@@ -77,6 +101,8 @@ public record ReferenceSettings(Completion completion, boolean readSinkNotRequir
     public static final String SEED = "seed";
     /** Setting key: the SGE limits of NDK_ADAPTER_INFO (MaxInitiatorRequestSge, MaxReceiveRequestSge, MaxReadRequestSge). */
     public static final String MAX_SGE = "maxSge";
+    /** Setting key: the transport the adapter reports (NDK_ADAPTER_INFO.RdmaTechnology). */
+    public static final String TRANSPORT = "transport";
     /** The largest {@code maxSge}: 1024 SGEs a request. */
     public static final int MAX_MAX_SGE = 1024;
 
@@ -108,6 +134,7 @@ public record ReferenceSettings(Completion completion, boolean readSinkNotRequir
     public ReferenceSettings {
         Objects.requireNonNull(completion, "completion");
         Objects.requireNonNull(ndkVersion, "ndkVersion");
+        Objects.requireNonNull(transport, "transport");
         if (!ndkVersion.equals(NdkVersion.V1_1) && !ndkVersion.equals(NdkVersion.V1_2)) {
             throw invalid(NDK_VERSION, ndkVersion.toString(), "1.1 or 1.2");
         }
@@ -141,6 +168,8 @@ public record ReferenceSettings(Completion completion, boolean readSinkNotRequir
         d.put(MAX_OBJECTS, "live PD/CQ/MR/QP objects per adapter, 1..2^31-1; default 65536");
         d.put(MAX_SGE, "MaxInitiatorRequestSge, MaxReceiveRequestSge and MaxReadRequestSge, 1..1024; default 16");
         d.put(SEED, "64-bit seed for completion=mixed and token scrambling; default 0");
+        d.put(TRANSPORT, "infiniband|roce|rocev2|iwarp: NDK_ADAPTER_INFO.RdmaTechnology; iwarp: a send with no receive "
+                + "posted at the peer ends the connection; default infiniband");
         return d;
     }
 
@@ -164,6 +193,7 @@ public record ReferenceSettings(Completion completion, boolean readSinkNotRequir
         int maxObjects = d.maxObjects;
         long seed = d.seed;
         int maxSge = d.maxSge;
+        org.ndktck.spec.NdkRdmaTechnology transport = d.transport;
         for (Map.Entry<String, String> e : settings.entrySet()) {
             String key = e.getKey();
             String raw = e.getValue();
@@ -232,12 +262,19 @@ public record ReferenceSettings(Completion completion, boolean readSinkNotRequir
                     }
                     maxSge = (int) v;
                 }
+                case TRANSPORT -> transport = switch (value.toLowerCase(Locale.ROOT)) {
+                    case "infiniband" -> org.ndktck.spec.NdkRdmaTechnology.INFINIBAND;
+                    case "roce" -> org.ndktck.spec.NdkRdmaTechnology.ROCE;
+                    case "rocev2" -> org.ndktck.spec.NdkRdmaTechnology.ROCE_V2;
+                    case "iwarp" -> org.ndktck.spec.NdkRdmaTechnology.IWARP;
+                    default -> throw invalid(key, raw, "infiniband, roce, rocev2 or iwarp");
+                };
                 default -> throw new InvalidSettingException("unknown setting " + key + "=" + raw
                         + ": known settings are " + String.join(", ", descriptions().keySet()));
             }
         }
         return new ReferenceSettings(completion, readSinkNotRequired, version, pageSize, frmrPageCount,
-                maxRegistrationSize, maxObjects, seed, maxSge);
+                maxRegistrationSize, maxObjects, seed, maxSge, transport);
     }
 
     /** @return every setting with the value in effect, in the order of {@link #descriptions()} */
@@ -252,6 +289,8 @@ public record ReferenceSettings(Completion completion, boolean readSinkNotRequir
         m.put(MAX_OBJECTS, Integer.toString(maxObjects));
         m.put(MAX_SGE, Integer.toString(maxSge));
         m.put(SEED, Long.toString(seed));
+        m.put(TRANSPORT, transport == org.ndktck.spec.NdkRdmaTechnology.ROCE_V2 ? "rocev2"
+                : transport.name().toLowerCase(Locale.ROOT));
         return m;
     }
 

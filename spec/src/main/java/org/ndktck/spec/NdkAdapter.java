@@ -28,6 +28,21 @@ public interface NdkAdapter extends NdkObject {
     int pageSize();
 
     /**
+     * The adapter's NDK_ADAPTER_INFO.RdmaTechnology (ndkinfo.h), which {@link NdkAdapterInfo} does not carry: the
+     * transport whose promises the transport-dependent rules (TR-1) are judged by. The NDKPI pages do not say what
+     * becomes of a send whose peer has posted no receive; an iWARP adapter ends the connection (the send completes
+     * with an error and the QPs' other requests are flushed), an InfiniBand or RoCE one may hold the send until a
+     * receive comes (receiver-not-ready retries). The kit prints the value in the run's configuration and in
+     * {@code report.json} ({@code transport}).
+     *
+     * @return the transport; {@link NdkRdmaTechnology#UNDEFINED} (the default for a provider that does not say) is
+     *     judged as InfiniBand
+     */
+    default NdkRdmaTechnology rdmaTechnology() {
+        return NdkRdmaTechnology.UNDEFINED;
+    }
+
+    /**
      * NdkCreatePd.
      *
      * @param completion    called once if the result is PENDING

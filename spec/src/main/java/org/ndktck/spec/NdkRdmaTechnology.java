@@ -2,8 +2,8 @@ package org.ndktck.spec;
 
 /**
  * NDK_RDMA_TECHNOLOGY, the RdmaTechnology field of NDK_ADAPTER_INFO (values from ndkinfo.h, implicit
- * enum numbering; digest section 17, AI-3). The SPI's {@link NdkAdapterInfo} does not carry the field;
- * the values are kept as facts.
+ * enum numbering; digest section 17, AI-3). The SPI's {@link NdkAdapterInfo} does not carry the field; an adapter
+ * reports it through {@link NdkAdapter#rdmaTechnology()}.
  */
 public enum NdkRdmaTechnology {
     /** NdkUndefined, 0. */

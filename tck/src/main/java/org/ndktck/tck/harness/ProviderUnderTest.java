@@ -20,6 +20,7 @@ public final class ProviderUnderTest {
     private final NdkProvider provider;
     private final NdkAdapterFactory factory;
     private volatile NdkAdapterInfo adapterInfo;
+    private volatile org.ndktck.spec.NdkRdmaTechnology transport = org.ndktck.spec.NdkRdmaTechnology.UNDEFINED;
 
     private ProviderUnderTest(TckConfig config, NdkProvider provider, NdkAdapterFactory factory) {
         this.config = config;
@@ -198,6 +199,7 @@ public final class ProviderUnderTest {
                     }
                     try {
                         info = adapter.queryAdapterInfo();
+                        transport = declaredTransport(adapter);
                     } catch (RuntimeException | LinkageError e) {
                         throw new SetupException(who + "NdkQueryAdapterInfo threw " + Providers.describe(e));
                     } finally {
@@ -215,6 +217,23 @@ public final class ProviderUnderTest {
             }
         }
         return info;
+    }
+
+    /**
+     * @return the transport the adapter declares ({@link NdkAdapter#rdmaTechnology()}, read with NDK_ADAPTER_INFO from the
+     *     scratch adapter); UNDEFINED before {@link #adapterInfo()} ran or when the provider does not say
+     */
+    public org.ndktck.spec.NdkRdmaTechnology transport() {
+        return transport;
+    }
+
+    private static org.ndktck.spec.NdkRdmaTechnology declaredTransport(NdkAdapter adapter) {
+        try {
+            org.ndktck.spec.NdkRdmaTechnology t = adapter.rdmaTechnology();
+            return t == null ? org.ndktck.spec.NdkRdmaTechnology.UNDEFINED : t;
+        } catch (RuntimeException | LinkageError e) {
+            return org.ndktck.spec.NdkRdmaTechnology.UNDEFINED; // a provider built against an older SPI
+        }
     }
 
     /** The provider under test cannot be set up: a usage or setup error, not a rule failure. */

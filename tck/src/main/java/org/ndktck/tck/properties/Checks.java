@@ -61,10 +61,39 @@ final class Checks {
     static WrOutcome neverRegistered(NdkSession s, FrScenario sc, String rule, Supplier<String> why) {
         WrOutcome o = sc.post();
         if (FrScenario.registered(o)) {
+            if (org.ndktck.tck.runner.Verdicts.kitInterpretationOnly(org.ndktck.spec.rules.RuleCatalog.standard().find(rule).orElse(null))) {
+                exposureProbe(s, sc, o, rule, why);
+            }
             throw Violations.of(rule, o.call(), why.get() + ": never registered (an inline error, or a CQ entry with an error status)", o.describe());
         }
         sc.assertGrantsNothing(rule, why);
         return o;
+    }
+
+    /**
+     * An accepted fast registration that a kit reading forbids (MR-FR-16, MR-FR-17, MR-FR-18: the rule's finding is
+     * ADVISORY) is a FAIL only when it reaches memory outside what the kit supplied: the peer writes a pattern at the
+     * start and the end of the requested region with the MR's remote token; a guard-frame access or any byte changed
+     * outside the pages the kit handed the provider for this registration fails the rule with the note
+     * {@value org.ndktck.tck.runner.Verdicts#MEMORY_EXPOSED}(a FAIL, not ADVISORY); whatever changed inside them is
+     * accepted.
+     */
+    private static void exposureProbe(NdkSession s, FrScenario sc, WrOutcome o, String rule, Supplier<String> why) {
+        int token = s.remoteToken(sc.mr());
+        long base = sc.plan().baseVirtualAddress();
+        long length = sc.plan().length();
+        int n = (int) Math.min(Math.min(64, s.maxAccess()), length);
+        if (n <= 0) {
+            return;
+        }
+        byte[] data = new byte[n];
+        java.util.Arrays.fill(data, (byte) 0xA5);
+        for (long k : length > n ? new long[]{0, length - n} : new long[]{0}) {
+            s.peerWrite(base + k, token, data);
+        }
+        sc.buffer().acceptActual(0, (int) Math.min(Integer.MAX_VALUE, sc.buffer().size()));
+        s.checkMemory(rule, () -> org.ndktck.tck.runner.Verdicts.MEMORY_EXPOSED + o.call() + " (" + why.get()
+                + ") was accepted, and the peer's writes with its remote token changed memory outside the pages the kit supplied");
     }
 
     /**

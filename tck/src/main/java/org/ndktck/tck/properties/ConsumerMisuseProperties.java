@@ -62,8 +62,9 @@ public class ConsumerMisuseProperties {
      * fast-register MR (MR-DEREG-1), and a second NdkFastRegister of the same MR over buffer B, at A's
      * BaseVirtualAddress or elsewhere. Refusing either call is fine. When the second one completes with success,
      * the peer reads and writes with T at the second registration's addresses: reaching B's bytes (the read
-     * returns them, or the write changes them) fails SEC-1, whatever token the second registration reports; and
-     * no other byte may change (the session's memory check).
+     * returns them, or the write changes them) fails SEC-1 when the second registration reports another remote token
+     * (T is then a token the consumer was never given for B); when it reports T again, T is B's own token and reaching
+     * B is what it grants. No other byte may change (the session's memory check).
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
     @Tag("SEC-1")
@@ -106,7 +107,12 @@ public class ConsumerMisuseProperties {
                 byte[] bBytes = Probes.actualAt(bOld, k, n);
                 byte[] aBytes = Probes.actualAt(aRegion, k, n);
                 Access rd = Probes.readInside(s, bOld, k, n);
-                if (rd.succeeded() && Arrays.equals(rd.data(), bBytes) && !(sameBase && Arrays.equals(rd.data(), aBytes))) {
+                // a second registration that reports the old token value again is reached by it as by its own token:
+                // the consumer holds that value for the new registration (as after NdkInvalidate and a new fast
+                // registration that keeps the token, MR-TOK-4), so only a token the new registration does not report
+                // reaching its bytes exposes memory
+                boolean sameToken = newToken == oldToken;
+                if (!sameToken && rd.succeeded() && Arrays.equals(rd.data(), bBytes) && !(sameBase && Arrays.equals(rd.data(), aBytes))) {
                     throw Violations.of("SEC-1", rd.describe() + " with the old token " + u32(oldToken) + "; " + context,
                             "an error (or the old registration's bytes): the old token grants nothing of the registration that "
                                     + "replaced it", "it read the new registration's bytes " + Hex.bytes(rd.data()));
@@ -114,10 +120,13 @@ public class ConsumerMisuseProperties {
                 byte[] data = SessionTools.complement(bBytes);
                 Access w = s.peerWrite(base + k, oldToken, data);
                 if (w.succeeded()) {
-                    if (Arrays.equals(Probes.actualAt(bOld, k, n), data)) {
+                    if (!sameToken && Arrays.equals(Probes.actualAt(bOld, k, n), data)) {
                         throw Violations.of("SEC-1", w.describe() + " with the old token " + u32(oldToken) + "; " + context,
                                 "an error (or a write into the old registration's pages): the old token grants nothing of the "
                                         + "registration that replaced it", "it wrote " + Hex.bytes(data) + " into the new registration's pages");
+                    }
+                    if (sameToken && Arrays.equals(Probes.actualAt(bOld, k, n), data)) {
+                        b.expectWrite(bOld.bufferOffset() + k, data); // B's own token wrote B
                     }
                     if (sameBase && Arrays.equals(Probes.actualAt(aRegion, k, n), data)) {
                         // the provider kept the old registration in effect: writing it is what its token granted

@@ -287,7 +287,8 @@ public class TokenProperties {
     /**
      * MR-TOK-6: registrations live at the same time on one adapter (NdkRegisterMr on the target PD (0), fast
      * registrations on the target PD (1), NdkRegisterMr on another PD (2)) have pairwise distinct remote
-     * tokens, and a peer read with each target region's token returns that region's own bytes.
+     * tokens within each PD (a token is used through a QP, whose PD scopes it: the same value on two PDs names a
+     * region of each), and a peer read with each target region's token returns that region's own bytes.
      */
     @Property
     @Tag("MR-TOK-6")
@@ -298,7 +299,7 @@ public class TokenProperties {
                 s.qps();
                 int p = s.pageSize();
                 NdkPd other = null;
-                Map<Integer, String> byToken = new HashMap<>();
+                Map<String, String> byToken = new HashMap<>();
                 List<Region> reachable = new ArrayList<>();
                 for (int i = 0; i < mix.size(); i++) {
                     int kind = mix.get(i);
@@ -325,7 +326,9 @@ public class TokenProperties {
                         token = s.remoteToken(mr);
                         what = "registration " + i + " on a third PD";
                     }
-                    String before = byToken.putIfAbsent(token, what);
+                    // a remote access is made through a QP, whose PD scopes the token: only registrations of one PD
+                    // must differ (a value shared across PDs reaches each PD's own region only)
+                    String before = byToken.putIfAbsent((kind == 2 ? "other PD " : "target PD ") + token, what);
                     if (before != null) {
                         throw Violations.of("MR-TOK-6", "NdkGetRemoteTokenFromMr() of " + what, "a remote token no other live registration has",
                                 u32(token) + ", the remote token of " + before + " as well");

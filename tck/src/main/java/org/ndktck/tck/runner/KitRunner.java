@@ -397,6 +397,9 @@ public final class KitRunner {
             ProviderLoader.AdapterInfoResult ai = adapterInfo();
             l.add("adapter      " + (ai.info() != null ? AdapterInfoView.line(ai.info()) + ", PAGE_SIZE " + put.pageSize()
                     : "NDK_ADAPTER_INFO unavailable: " + ai.error()));
+            if (ai.info() != null) {
+                l.add("transport    " + transportLine(put.transport()));
+            }
             l.add("seed         " + seed + (options.seed() == null ? " (random; pass --seed " + seed + " to replay)" : ""));
             l.add("profile      " + options.profile().name().toLowerCase(Locale.ROOT) + ", "
                     + (options.tries() != null ? options.tries() + " tries per property (--tries)"
@@ -654,7 +657,18 @@ public final class KitRunner {
             } catch (RuntimeException e) {
                 // no page size: the drawings assume 4096
             }
+            m.put("transport", put.transport().name());
             return m;
+        }
+
+        /** The configuration header's transport line: what the adapter declares and how TR-1 is judged by it. */
+        private static String transportLine(org.ndktck.spec.NdkRdmaTechnology t) {
+            return switch (t) {
+                case IWARP -> "IWARP (NDK_ADAPTER_INFO.RdmaTechnology): a send that finds no receive may end the connection (TR-1)";
+                case UNDEFINED -> "UNDEFINED (the provider does not declare RdmaTechnology; judged as INFINIBAND: a send that "
+                        + "finds no receive waits, TR-1)";
+                default -> t.name() + " (NDK_ADAPTER_INFO.RdmaTechnology): a send that finds no receive waits for one (TR-1)";
+            };
         }
 
         private static String firstFailure(PropertyOutcome o) {

@@ -152,7 +152,9 @@ public final class Verdicts {
             verdict = Verdict.EXCLUDED;
             message = "excluded until " + exclusion.expires() + ": " + exclusion.reason();
         } else if (!failed.isEmpty()) {
-            verdict = recommendation || kitInterpretationOnly(rule) ? Verdict.ADVISORY : Verdict.FAIL;
+            boolean exposed = failed.stream().anyMatch(f -> Failures.violationMessage(f.failure(), id)
+                    .map(m -> m.contains(MEMORY_EXPOSED)).orElse(false));
+            verdict = recommendation || (kitInterpretationOnly(rule) && !exposed) ? Verdict.ADVISORY : Verdict.FAIL;
             PropertyOutcome first = failed.get(0);
             StringBuilder sb = new StringBuilder();
             for (PropertyOutcome f : failed) {
@@ -174,7 +176,7 @@ public final class Verdicts {
             if (!adv.isEmpty()) {
                 sb.append("\n\nadvisory: ").append(String.join("\nadvisory: ", adv));
             }
-            message = (!recommendation && kitInterpretationOnly(rule) ? KIT_INTERPRETATION : "") + sb;
+            message = (verdict == Verdict.ADVISORY && !recommendation ? KIT_INTERPRETATION : "") + sb;
             counterexample = blankToNull(first.counterexample());
             seed = blankToNull(first.seed());
         } else if (!adv.isEmpty()) {
@@ -299,6 +301,12 @@ public final class Verdicts {
      * own reading of the pages (basis KIT_INTERPRETATION, no {@code guards} in the catalog; {@link Rule#failIsAdvisory}).
      */
     public static final String KIT_INTERPRETATION = "kit interpretation: ";
+
+    /**
+     * Marks a violation of a kit-interpretation rule that reached memory outside what the kit supplied (the
+     * property's own probe): such a finding stays FAIL.
+     */
+    public static final String MEMORY_EXPOSED = "memory exposed: ";
 
     /**
      * @param rule a catalog rule, or null for an ID the catalog lacks
