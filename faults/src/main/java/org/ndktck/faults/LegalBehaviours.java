@@ -45,6 +45,7 @@ public final class LegalBehaviours {
         all.addAll(LegalReadings.providers());
         all.addAll(MisuseFaults.legal());
         all.addAll(SlowProviders.legal());
+        all.addAll(LegalPageReadings.providers());
         return List.copyOf(all);
     }
 

@@ -2,6 +2,7 @@ package org.ndktck.faults;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -13,6 +14,7 @@ import org.ndktck.reference.MrState;
 import org.ndktck.reference.Pieces;
 import org.ndktck.reference.TokenAllocator;
 import org.ndktck.reference.TokenPurpose;
+import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkObject;
 import org.ndktck.spec.NdkProvider;
 import org.ndktck.spec.NdkSge;
@@ -31,11 +33,13 @@ public final class MisuseFaults {
     /** @return the providers */
     public static List<NdkProvider> providers() {
         List<NdkProvider> out = new ArrayList<>();
+        // the new registration reporting the old token again is legal (legal:refast-register-keeps-token); what
+        // exposes memory is the old token still working once the new registration reports another one
         out.add(Variants.builder("fault:SEC-1/refast-register-keeps-token",
-                        "NdkFastRegister of an MR whose fast registration is still in effect is accepted and the new "
-                                + "registration keeps the old remote token, so a peer holding it reaches the new pages")
+                        "NdkFastRegister of an MR whose fast registration is still in effect is accepted with a new remote "
+                                + "token, yet the old token keeps working and reaches the new pages")
                 .replace(Pieces.MR_FR_1, MisuseFaults::readyOrStillFastRegistered)
-                .replace(Pieces.TOKEN_ALLOCATOR, MisuseFaults::keepLiveToken)
+                .decorateAdapters(a -> new ForwardingAdapter(a, new OldTokenKept(), "fault:SEC-1/refast-register-keeps-token"))
                 .build());
         out.add(Variants.wrapped("fault:SEC-1/privileged-resolves-registrations",
                 "an SGE naming a PD's privileged token at an address inside a normal registration is resolved "
@@ -89,6 +93,59 @@ public final class MisuseFaults {
                         ? NtStatus.STATUS_SUCCESS : NtStatus.STATUS_INVALID_PARAMETER)
                 .build());
         return out;
+    }
+
+    /**
+     * A provider that accepts NdkFastRegister of an MR whose fast registration is still in effect and gives the new
+     * registration the same remote token (legal: the token names the MR's current registration).
+     *
+     * @param name        the provider's name
+     * @param description one line
+     * @return the provider
+     */
+    static org.ndktck.spec.NdkProvider refastRegisterKeepsToken(String name, String description) {
+        return Variants.builder(name, description)
+                .replace(Pieces.MR_FR_1, MisuseFaults::readyOrStillFastRegistered)
+                .replace(Pieces.TOKEN_ALLOCATOR, MisuseFaults::keepLiveToken)
+                .build();
+    }
+
+    /**
+     * Keeps a fast-register MR's previous remote token working after a new fast registration that reports another
+     * token without an NdkInvalidate between them: a peer NdkRead or NdkWrite naming the old token is passed on with
+     * the MR's current token, so it reaches the new registration's pages.
+     */
+    static final class OldTokenKept implements Hooks {
+        private final Map<NdkMr, Integer> last = new ConcurrentHashMap<>();
+        private final Map<Integer, NdkMr> alias = new ConcurrentHashMap<>();
+        private final Set<NdkMr> invalidated = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public int token(NdkCall call, ForwardingMr mr, int token) {
+            if (call == NdkCall.GET_REMOTE_TOKEN) {
+                Integer prev = last.put(mr, token);
+                if (prev != null && prev != token && !invalidated.remove(mr)) {
+                    alias.put(prev, mr);
+                }
+            }
+            return token;
+        }
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest request, java.util.function.Function<WorkRequest, NtStatus> inner) {
+            if (request.call() == NdkCall.INVALIDATE && request.mr() != null) {
+                invalidated.add(request.mr());
+                alias.values().removeIf(m -> m == request.mr());
+            }
+            if (request.isReadOrWrite()) {
+                NdkMr m = alias.get(request.remoteToken());
+                Integer current = m == null ? null : last.get(m);
+                if (current != null) {
+                    return inner.apply(request.withRemoteToken(current));
+                }
+            }
+            return inner.apply(request);
+        }
     }
 
     /** MR-FR-1 accepting also an MR whose fast registration is still in effect (the consumer's misuse). */

@@ -82,7 +82,8 @@ public final class AsyncCalls {
             throw Violations.of(tableRule, op.detail(), allowed, "the provider returned null instead of an NTSTATUS");
         }
         op.returned(r);
-        boolean okReturn = r.equals(NtStatus.STATUS_SUCCESS) || r.isPending() || r.isError();
+        // a try-later refusal (Refusals.TRY_LATER, STATUS_DEVICE_BUSY among them, a warning code) is a refusal too
+        boolean okReturn = r.equals(NtStatus.STATUS_SUCCESS) || r.isPending() || r.isError() || Refusals.isAllowedRefusal(r);
         if (!okReturn) {
             throw Violations.of(tableRule, op.detail(), allowed, "returned " + r + ", which is neither a success nor an error code");
         }
@@ -90,7 +91,7 @@ public final class AsyncCalls {
         if (r.isPending()) {
             inv.stepWait(op.kind() + " completion", op::detail, bounds.completionNanos());
             st = op.awaitPending(bounds);
-            if (!(st.equals(NtStatus.STATUS_SUCCESS) || st.isError())) {
+            if (!(st.equals(NtStatus.STATUS_SUCCESS) || st.isError() || Refusals.isAllowedRefusal(st))) {
                 throw Violations.of(tableRule, op.detail(), allowed + " as the completion status",
                         "returned STATUS_PENDING, then completed with " + st + ", which is neither a success nor an error code");
             }

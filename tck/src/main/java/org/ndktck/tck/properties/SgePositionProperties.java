@@ -146,9 +146,15 @@ public class SgePositionProperties {
                     }
                     default -> {
                         WorkRequest recv = t.receive(pair[0], sgl, NdkOperationType.RECEIVE);
-                        other = t.complete(t.send(pair[1], new NdkSge[]{q.sge(0, moved)}, 0));
-                        o = other.succeeded() || recv.entry() != null || !NtStatus.STATUS_SUCCESS.equals(recv.returned())
-                                ? t.complete(recv) : new WrOutcome(recv::detail, recv.returned(), NtStatus.STATUS_PENDING, null);
+                        if (!NtStatus.STATUS_SUCCESS.equals(recv.returned())) {
+                            // refused when posted (the straddling SGE checked at once): no send follows, since a send
+                            // that finds no receive waits for one (TR-1) or ends the connection (iWARP)
+                            o = t.complete(recv);
+                        } else {
+                            other = t.complete(t.send(pair[1], new NdkSge[]{q.sge(0, moved)}, 0));
+                            o = other.succeeded() || recv.entry() != null
+                                    ? t.complete(recv) : new WrOutcome(recv::detail, recv.returned(), NtStatus.STATUS_PENDING, null);
+                        }
                     }
                 }
                 Refusals.discardIfRefused(o.status());
