@@ -73,6 +73,9 @@ public final class ExplainCommand implements Callable<Integer> {
         field(out, "binds", r.binds().name(), "");
         field(out, "strength", r.strength().words(), "");
         field(out, "basis", r.basis().name(), "");
+        if (r.basis() == org.ndktck.spec.rules.Basis.KIT_INTERPRETATION) {
+            field(out, "broken check", r.failIsAdvisory() ? "ADVISORY (kit interpretation)" : "FAIL (guards " + r.guards() + ")", "");
+        }
         field(out, "check", r.check().name(), "");
         field(out, "statement", r.statement(), "");
         field(out, "how checked", r.howChecked(), "");
