@@ -33,7 +33,20 @@ class SettingsTest {
                 Map.entry("completion", "inline"), Map.entry("readSinkNotRequired", "true"),
                 Map.entry("ndkVersion", "1.2"), Map.entry("pageSize", "4096"),
                 Map.entry("frmrPageCount", "1048576"), Map.entry("maxRegistrationSize", "1099511627776"),
-                Map.entry("maxObjects", "65536"), Map.entry("maxSge", "16"), Map.entry("seed", "0"));
+                Map.entry("maxObjects", "65536"), Map.entry("maxSge", "16"), Map.entry("seed", "0"),
+                Map.entry("transport", "infiniband"));
+    }
+
+    @Test
+    void theTransportSettingIsWhatTheAdapterDeclares() {
+        NdkAdapter iwarp = new ReferenceProvider().configure(Map.of("transport", "iwarp")).openAdapter(new HostMemory(4096));
+        assertThat(iwarp.rdmaTechnology()).isEqualTo(org.ndktck.spec.NdkRdmaTechnology.IWARP);
+        NdkAdapter byDefault = new ReferenceProvider().configure(Map.of()).openAdapter(new HostMemory(4096));
+        assertThat(byDefault.rdmaTechnology()).isEqualTo(org.ndktck.spec.NdkRdmaTechnology.INFINIBAND);
+        assertThat(new ReferenceProvider().configure(Map.of("transport", "rocev2")).effectiveSettings())
+                .containsEntry("transport", "rocev2");
+        assertThatThrownBy(() -> new ReferenceProvider().configure(Map.of("transport", "ethernet")))
+                .isInstanceOf(InvalidSettingException.class).hasMessageContaining("infiniband, roce, rocev2 or iwarp");
     }
 
     @Test
@@ -135,7 +148,7 @@ class SettingsTest {
     void settingDescriptionsNameEveryKey() {
         assertThat(new ReferenceProvider().settingDescriptions()).containsOnlyKeys("completion",
                 "readSinkNotRequired", "ndkVersion", "pageSize", "frmrPageCount", "maxRegistrationSize",
-                "maxObjects", "maxSge", "seed");
+                "maxObjects", "maxSge", "seed", "transport");
     }
 
     @Test
