@@ -143,6 +143,11 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         context.attributes().setWhenFixedSeed(FixedSeedMode.ALLOW);
         context.attributes().setAfterFailure(AfterFailureMode.RANDOM_SEED);
         int tries = config.triesFor(context.attributes().tries());
+        CoverageClasses coverage = method.getAnnotation(CoverageClasses.class);
+        if (coverage != null && config.tries().isEmpty()) {
+            // a coverage claim is checked at every profile: its property runs enough tries to meet every class
+            tries = Math.max(tries, CoverageTries.leastTries(coverage.value()));
+        }
         context.attributes().setTries(tries);
         if (context.attributes().edgeCases().isEmpty()) {
             context.attributes().setEdgeCases(EdgeCasesMode.FIRST);
