@@ -10,7 +10,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Issue 19, point 4: each compile-time fault variant of the sample (native/sample/ndk_sample.c, FAULT_*) FAILs
- * the rule it breaks through the bridge, with the rule's own properties at the smoke profile; and point 5: a
+ * the rule it breaks through the bridge, with the rule's own properties at the smoke profile (caught: a property's
+ * first failure is a violation of that rule, not a crash), and the sample itself passes those rules with checks run; and point 5: a
  * native call that never returns is bounded like a Java one (GEN-TIME-1, at a shortened time bound).
  */
 class CFaultsAreCaughtTest {
@@ -30,6 +31,8 @@ class CFaultsAreCaughtTest {
                 "--rules", rules, "--profile", "smoke", "--timeout-factor", "0.4", "--quiet");
         assertThat(r.code()).as(r.out() + r.err()).isEqualTo(1);
         assertThat(r.verdict(broken)).as(r.out()).isEqualTo("FAIL");
+        // caught only when a property's first failure is a violation of that rule: a crash or another rule is no catch
+        assertThat(r.caught(broken)).as("a property's first failure is a violation of " + broken + "\n" + r.out()).isTrue();
     }
 
     @ParameterizedTest(name = "the sample passes {0}")
@@ -39,5 +42,6 @@ class CFaultsAreCaughtTest {
                 "--set", "completion=pending", "--rules", rule, "--profile", "smoke", "--quiet");
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.verdict(rule)).isEqualTo("PASS");
+        assertThat(r.checksRun(rule)).as("checks of " + rule + " that ran").isPositive();
     }
 }

@@ -41,6 +41,31 @@ final class KitCli {
             throw new AssertionError("no rule " + rule + " in the report");
         }
 
+        /**
+         * @param rule a rule
+         * @return true when some property's first failure is a violation of that rule (report.json's
+         *     {@code firstViolation}): the fault of the rule is caught, not merely a FAIL charged from a crash
+         */
+        boolean caught(String rule) {
+            for (JsonNode p : report.get("properties")) {
+                JsonNode v = p.get("firstViolation");
+                if (v != null && !v.isNull() && v.asText().equals(rule)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** @return the checks of a rule that reached an outcome (report.json's {@code checksRun}) */
+        long checksRun(String rule) {
+            for (JsonNode r : report.get("rules")) {
+                if (r.get("id").asText().equals(rule)) {
+                    return r.get("checksRun").asLong();
+                }
+            }
+            throw new AssertionError("no rule " + rule + " in the report");
+        }
+
         /** @return the rules with a verdict */
         List<String> rulesWith(String verdict) {
             List<String> ids = new ArrayList<>();

@@ -29,10 +29,31 @@ public final class RunLedger {
      * @param message        failure or skip reason, or empty
      * @param failure        the failure, or null
      * @param counterexample the shrunk falsifying sample rendered as text, or empty
+     * @param checksRun      per rule, the tries whose check reached an outcome ({@link ChecksRun}); null when not
+     *                       counted (a record built by code that predates the count: the verdict falls back to
+     *                       {@code checks})
      */
     public record PropertyRecord(Set<String> ruleIds, String property, String status, int tries, int checks,
                                  String seed, long durationMillis, String message, Throwable failure,
-                                 String counterexample) {
+                                 String counterexample, ChecksRun checksRun) {
+        /**
+         * A record of a property that counted no check (skipped, set-up error, not run).
+         *
+         * @param ruleIds        the rules it checks
+         * @param property       {@code Class#method}
+         * @param status         SUCCESSFUL, FAILED, ABORTED or SKIPPED
+         * @param tries          tries executed
+         * @param checks         tries that were not rejected by an assumption
+         * @param seed           the seed, or empty
+         * @param durationMillis wall time
+         * @param message        failure or skip reason, or empty
+         * @param failure        the failure, or null
+         * @param counterexample the counterexample, or empty
+         */
+        public PropertyRecord(Set<String> ruleIds, String property, String status, int tries, int checks,
+                              String seed, long durationMillis, String message, Throwable failure, String counterexample) {
+            this(ruleIds, property, status, tries, checks, seed, durationMillis, message, failure, counterexample, ChecksRun.NONE);
+        }
     }
 
     /**

@@ -3,6 +3,7 @@ package org.ndktck.tck.harness;
 import net.jqwik.api.AfterFailureMode;
 import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.FixedSeedMode;
+import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.Tag;
 import net.jqwik.api.lifecycle.AroundPropertyHook;
 import net.jqwik.api.lifecycle.AroundTryHook;
@@ -53,8 +54,8 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
     /**
      * Shrinking steps (tries after a property's first failure) a property may run. Shrinking ends after this many
      * steps, so a replay with the same seed shrinks to the same counterexample whatever the machine's speed (jqwik's
-     * own bound, {@code jqwik.shrinking.bounded.seconds}, counts time and stays only as a safety net for a slow
-     * provider). System property {@code ndk.tck.shrinkSteps} changes it (for measurements).
+     * own bound, {@code jqwik.shrinking.bounded.seconds}, counts time: the kit turns it off, see
+     * {@link #unboundShrinkingTime}). System property {@code ndk.tck.shrinkSteps} changes it (for measurements).
      */
     static final int SHRINK_STEPS = Integer.getInteger("ndk.tck.shrinkSteps", 150);
 
@@ -142,13 +143,20 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         context.attributes().setWhenFixedSeed(FixedSeedMode.ALLOW);
         context.attributes().setAfterFailure(AfterFailureMode.RANDOM_SEED);
         int tries = config.triesFor(context.attributes().tries());
+        CoverageClasses coverage = method.getAnnotation(CoverageClasses.class);
+        if (coverage != null && config.tries().isEmpty()) {
+            // a coverage claim is checked at every profile: its property runs enough tries to meet every class
+            tries = Math.max(tries, CoverageTries.leastTries(coverage.value()));
+        }
         context.attributes().setTries(tries);
         if (context.attributes().edgeCases().isEmpty()) {
             context.attributes().setEdgeCases(EdgeCasesMode.FIRST);
         }
+        unboundShrinkingTime(context);
         // discarded tries are the kit's to judge (Refusals): jqwik must not fail a property for them
         context.attributes().setMaxDiscardRatio(Integer.MAX_VALUE);
         CurrentProperty.set(new CurrentProperty.Info(List.copyOf(ruleIds(method)), tries));
+        ChecksReached.startProperty(List.copyOf(ruleIds(method)));
         CurrentProperty.skipShrinking(false);
         Refusals.reset();
         CurrentProperty.resetShrinking();
@@ -186,8 +194,32 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
                 ? TimeBudget.limitedMessage(executed.countTries(), tries) : "";
         RunLedger.record(new RunLedger.PropertyRecord(ruleIds(method), id, result.status().name(),
                 executed.countTries(), executed.countChecks(), result.seed().orElse(""), millis,
-                aborted ? abortReason : failure == null ? passNote : String.valueOf(failure.getMessage()), failure, sample));
+                aborted ? abortReason : failure == null ? passNote : String.valueOf(failure.getMessage()), failure, sample,
+                ChecksReached.result()));
         return result;
+    }
+
+    /**
+     * Shrinking ends after {@link #SHRINK_STEPS} steps, the same step in every run with the same seed. jqwik's
+     * bounded shrinking (its default, {@code jqwik.shrinking.bounded.seconds}) also ends it after some seconds, which on
+     * a busy machine comes at an earlier step and gives another counterexample: a property whose shrinking mode is
+     * BOUNDED (set on it, or jqwik's default) shrinks FULL instead, bounded by the steps. A try that waits on a provider
+     * call that may hang has its own time bound (the session's invoker); one that reaches it is not shrunk at all
+     * ({@link #aroundTry}), so the counterexample is the try that first failed. OFF stays OFF.
+     *
+     * @param context the property's context
+     */
+    static void unboundShrinkingTime(PropertyLifecycleContext context) {
+        ShrinkingMode mode;
+        try {
+            mode = context.attributes().shrinking().orElseGet(() -> TckConfig.parameter("jqwik.shrinking.default")
+                    .map(v -> ShrinkingMode.valueOf(v.trim().toUpperCase(java.util.Locale.ROOT))).orElse(ShrinkingMode.BOUNDED));
+        } catch (IllegalArgumentException e) {
+            return; // a value jqwik itself reports
+        }
+        if (mode == ShrinkingMode.BOUNDED) {
+            context.attributes().setShrinking(ShrinkingMode.FULL);
+        }
     }
 
     /**
@@ -226,7 +258,14 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             return TryExecutionResult.satisfied();
         }
         CurrentProperty.startTry();
-        TryExecutionResult result = aTry.execute(parameters);
+        ChecksReached.startTry(!CurrentProperty.hasFalsified());
+        TryExecutionResult result = null;
+        try {
+            result = aTry.execute(parameters);
+        } finally {
+            // a satisfied try ran its body to the end; a failed or discarded one counts only the checks it reached
+            ChecksReached.endTry(result != null && result.isSatisfied());
+        }
         AbandonedLaunchers.stopHereIfAbandoned();
         if (result.isFalsified()) {
             CurrentProperty.falsified();

@@ -227,7 +227,7 @@ public final class PlatformJobs {
                 if (!p.isAlive() && WorkerOutcome.read(w.claims(), propertyId).isEmpty()) {
                     String msg = "the worker JVM " + owner.get() + " that ran this property ended (exit code " + p.exitValue()
                             + ") before the property did; its output is in " + w.claims().resolveSibling(owner.get());
-                    WorkerOutcome lost = new WorkerOutcome(propertyId, "FAILED", 0, 0, "", 0, msg, "", null, null, null);
+                    WorkerOutcome lost = new WorkerOutcome(propertyId, "FAILED", 0, 0, "", 0, msg, "", null, null, null, null);
                     RunLedger.PropertyRecord rec = lost.record(ruleIds);
                     RunLedger.record(rec);
                     return Optional.of(MirroredResult.of(rec));

@@ -34,6 +34,7 @@ public final class Violations {
      * @return the violation to throw
      */
     public static RuleViolation of(String ruleId, String call, String expected, String actual) {
+        ChecksReached.reached(ruleId); // the rule's check ran: it found the provider's result outside what the rule allows
         return new RuleViolation(ruleId, message(ruleId, call, expected, actual));
     }
 
@@ -48,6 +49,7 @@ public final class Violations {
      * @return the violation to throw
      */
     public static RuleViolation of(String ruleId, String call, String expected, String actual, Throwable cause) {
+        ChecksReached.reached(ruleId);
         return new RuleViolation(ruleId, message(ruleId, call, expected, actual), cause);
     }
 
@@ -61,6 +63,7 @@ public final class Violations {
      * @param actual   what came back
      */
     public static void advisory(String ruleId, String call, String expected, String actual) {
+        ChecksReached.reached(ruleId);
         RunLedger.advisory(ruleId, "SHOULD: " + call + ": expected " + expected + ", got " + actual);
     }
 

@@ -31,10 +31,11 @@ import java.util.Set;
  * @param firstRule      the rule of the property's first failure when that is a {@link RuleViolation}, else null
  * @param violations     every rule the failure names, with the violation's message (without the {@code [RULE]} prefix)
  * @param advisories     the SHOULD-level findings the worker recorded while the property ran
+ * @param checksRun      per rule, the tries whose check reached an outcome in the worker (null: not counted)
  */
 public record WorkerOutcome(String property, String status, int tries, int checks, String seed, long durationMillis,
                             String message, String counterexample, String firstRule, Map<String, String> violations,
-                            List<RunLedger.Advisory> advisories) {
+                            List<RunLedger.Advisory> advisories, org.ndktck.tck.ChecksRun checksRun) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Normalizes nulls. */
@@ -111,7 +112,7 @@ public record WorkerOutcome(String property, String status, int tries, int check
     public RunLedger.PropertyRecord record(Set<String> ruleIds) {
         Throwable f = failure();
         return new RunLedger.PropertyRecord(ruleIds, property, status.equals("TIMED_OUT") ? "FAILED" : status, tries, checks,
-                seed, durationMillis, f == null ? message : String.valueOf(f.getMessage()), f, counterexample);
+                seed, durationMillis, f == null ? message : String.valueOf(f.getMessage()), f, counterexample, checksRun);
     }
 
     /** A failure of a worker's property that named no rule (a crash, a time bound, a set-up error), as text. */

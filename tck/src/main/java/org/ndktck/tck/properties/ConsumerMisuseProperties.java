@@ -23,6 +23,7 @@ import org.ndktck.tck.harness.HostBuffer;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.Probes;
+import org.ndktck.tck.harness.ChecksReached;
 import org.ndktck.tck.harness.Refusals;
 import org.ndktck.tck.harness.Region;
 import org.ndktck.tck.harness.SessionTools;
@@ -92,6 +93,8 @@ public class ConsumerMisuseProperties {
                 WrOutcome again = s.fastRegister(s.target().qp(), a.mr(), pages, lam.pages(), fbo, a.length(), base, RW);
                 Refusals.discardIfRefused(again.status());
                 if (!again.succeeded()) {
+                    ChecksReached.notReached("SEC-1", "the provider refused the second NdkFastRegister of an MR never invalidated"
+                            + " (allowed), so no old token could be probed");
                     s.drain(s.target());
                     return;
                 }

@@ -1,5 +1,6 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.CoverageClasses;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.Lam;
@@ -331,6 +332,7 @@ public class FastRegisterInitProperties {
      * inline success, from inside the success completion, or right after it) is accepted and completes with
      * success.
      */
+    @CoverageClasses(2)
     @Property(tries = 200)
     @Tag("MR-FRI-7")
     void aFastRegistrationMayFollowTheInitializationAtOnce(@ForAll When when, @ForAll @IntRange(min = 1, max = 8) int pages) {

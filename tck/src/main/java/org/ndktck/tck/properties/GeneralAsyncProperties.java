@@ -1,5 +1,6 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.ChecksReached;
 import org.ndktck.tck.harness.Created;
 import org.ndktck.tck.harness.Outcome;
 import org.ndktck.tck.harness.WrOutcome;
@@ -178,11 +179,18 @@ public class GeneralAsyncProperties {
         });
     }
 
+    /** Why GEN-CB-5 compared nothing in a try: the adapter's MR limit lies beyond what the kit creates. */
+    static final String NOT_EXHAUSTED = "the adapter did not run out of MRs within 32 NdkCreateMr calls, so no"
+            + " STATUS_INSUFFICIENT_RESOURCES was seen; a provider setting that limits its objects reaches the check"
+            + " (the reference provider: --set maxObjects=16)";
+
     /**
      * GEN-CB-5: STATUS_INSUFFICIENT_RESOURCES may come inline or as the completion status, and the kit
      * accepts both. When creating MRs exhausts the adapter (within 32 MRs), the failing create gives no
      * object, and once one MR is closed the same create succeeds again: the failure held nothing. On an
-     * adapter that is not exhausted by 32 MRs the try only counts ("not exhausted").
+     * adapter that is not exhausted by 32 MRs the try compares nothing ("not exhausted",
+     * {@link ChecksReached#notReached}): a run where no try exhausted it leaves GEN-CB-5 UNTESTED with the limit
+     * to set (the reference provider: {@code --set maxObjects=16}).
      */
     @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
     @Tag("GEN-CB-5")
@@ -198,10 +206,14 @@ public class GeneralAsyncProperties {
                 }
                 if (!Refusals.isAllowedRefusal(c.status())) {
                     how[0] = "another error: " + c.status();
+                    ChecksReached.notReached("GEN-CB-5", "NdkCreateMr failed with " + c.status()
+                            + " instead of running out of resources, so no STATUS_INSUFFICIENT_RESOURCES was seen");
                     return;
                 }
                 how[0] = c.returned().isPending() ? "exhausted, reported through the completion" : "exhausted, reported inline";
                 if (live.isEmpty()) {
+                    ChecksReached.notReached("GEN-CB-5", "the first NdkCreateMr already ran out of resources, so no MR"
+                            + " could be closed to show the failure held nothing");
                     return;
                 }
                 s.closeMr(live.remove(0));
@@ -212,6 +224,7 @@ public class GeneralAsyncProperties {
                 }
                 return;
             }
+            ChecksReached.notReached("GEN-CB-5", NOT_EXHAUSTED);
         });
         Statistics.label("resources").collect(how[0]);
     }
@@ -222,7 +235,9 @@ public class GeneralAsyncProperties {
      * NdkRegisterMr; the callback must return within the bound, and no provider thread may die afterwards
      * (a use of the closed object). When one does, a control call with nothing closed inside its completion
      * tells the two faults apart: a thread that dies there too is GEN-EXC-1's (a completion path that always
-     * throws), otherwise GEN-LIFE-1's. Calls that complete inline have no completion and are only counted.
+     * throws), otherwise GEN-LIFE-1's. Calls that complete inline have no completion and compare nothing
+     * ({@link ChecksReached#notReached}): an adapter that completes every such call inline leaves GEN-LIFE-1
+     * UNTESTED.
      */
     @Property(tries = 100, generation = GenerationMode.RANDOMIZED)
     @Tag("GEN-LIFE-1")
@@ -248,6 +263,7 @@ public class GeneralAsyncProperties {
             }
             s.insideNextCallback(null);
             if (!o.returned().isPending()) {
+                ChecksReached.notReached("GEN-LIFE-1", INLINE_ONLY);
                 return;
             }
             seen[0] = "closed from inside the completion";
@@ -277,6 +293,11 @@ public class GeneralAsyncProperties {
         });
         Statistics.label("completion").collect(seen[0]);
     }
+
+    /** Why GEN-LIFE-1 compared nothing in a try: the call completed inline, so there was no completion to close from. */
+    static final String INLINE_ONLY = "NdkRegisterMr and NdkInitializeFastRegisterMr completed inline (no STATUS_PENDING),"
+            + " so there was no completion to close the MR from; a provider setting that makes them complete"
+            + " asynchronously reaches the check (the reference provider: --set completion=pending)";
 
     private static ProviderThreads.Death firstProviderDeath(long mark) {
         for (ProviderThreads.Death d : ProviderThreads.since(mark)) {

@@ -1,5 +1,6 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.CoverageClasses;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.Outcome;
 import org.ndktck.tck.harness.Registered;
@@ -114,6 +115,7 @@ public class LamProperties {
      * it returns in *pLAMSize at least 16 + 8 × pages, and a retry with that size succeeds (inline or
      * through the completion). Another error is an ADVISORY finding.
      */
+    @CoverageClasses(4)
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
     @Tag("LAM-3")
     void aSmallBufferGivesBufferTooSmallAndTheSizeNeeded(@ForAll Offer offer, @ForAll @IntRange(min = 1, max = 40) int pages,
@@ -289,6 +291,7 @@ public class LamProperties {
      * error code and completes with STATUS_SUCCESS or an error (the session checks the table and the
      * callback accounting); a valid request with a large enough buffer ends in success.
      */
+    @CoverageClasses(6)
     @Property(edgeCases = EdgeCasesMode.MIXIN)
     @Tag("LAM-7")
     void buildLamEndsInAListedKindOfResult(@ForAll Kind kind, @ForAll @IntRange(min = 1, max = 8) int pages,

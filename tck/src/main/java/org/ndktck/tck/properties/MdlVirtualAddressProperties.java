@@ -1,5 +1,6 @@
 package org.ndktck.tck.properties;
 
+import org.ndktck.tck.harness.CoverageClasses;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.Outcome;
 import org.ndktck.tck.harness.Registered;
@@ -100,6 +101,7 @@ public class MdlVirtualAddressProperties {
      * succeeds and lands in byte k of the chain's own frames, a peer read at VA + k returns those bytes, and
      * no other frame (guard, decoy buffer, neighbouring bytes) is read or written.
      */
+    @CoverageClasses(3)
     @Property
     @Tag("MR-REG-3")
     void registrationNeverDereferencesTheMdlAddress(@ForAll("cases") Case c) {
@@ -137,6 +139,7 @@ public class MdlVirtualAddressProperties {
      * bytes, a peer write through a fast registration over the LAM lands in chain byte k, and no other
      * frame is read or written.
      */
+    @CoverageClasses(3)
     @Property
     @Tag("LAM-5")
     void buildLamNeverDereferencesTheMdlAddress(@ForAll("cases") Case c) {

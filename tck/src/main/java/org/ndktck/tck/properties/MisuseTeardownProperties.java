@@ -7,6 +7,7 @@ import net.jqwik.api.Tag;
 import net.jqwik.api.constraints.IntRange;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
+import org.ndktck.tck.harness.ChecksReached;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.Hex;
@@ -66,6 +67,8 @@ public class MisuseTeardownProperties {
                 Registered r = t.registered(s.target(), pages, 0, length, flags);
                 WrOutcome inv = s.invalidate(r.mr(), 0);
                 if (!inv.succeeded()) {
+                    ChecksReached.notReached("SEC-1", "the provider refused NdkInvalidate of a normal registration (allowed), so"
+                            + " there was no invalidated registration to probe");
                     return;
                 }
                 ConsumerMisuseProperties.accepted("INV-1", inv.call(), "NdkInvalidate of an MR registered with NdkRegisterMr");
@@ -99,6 +102,8 @@ public class MisuseTeardownProperties {
                 FastRegion a = t.fastRegistered(pages, fboSeed % p, RW, true);
                 Outcome d = s.deregister(a.mr());
                 if (!d.succeeded()) {
+                    ChecksReached.notReached("SEC-1", "the provider refused NdkDeregisterMr of a fast-register MR (allowed), so"
+                            + " there was no deregistered registration to probe");
                     return;
                 }
                 ConsumerMisuseProperties.accepted("MR-DEREG-1", d.call(), "NdkDeregisterMr of a fast-register MR");

@@ -14,6 +14,7 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
+import org.ndktck.tck.harness.CoverageClasses;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.Lam;
@@ -82,12 +83,13 @@ public class ReadWriteProperties {
      * (the provider cannot know the remote size at post time, AMB-7), and no byte outside the read's sink
      * changes.
      */
+    @CoverageClasses(2)
     @Property(edgeCases = EdgeCasesMode.MIXIN)
     @Tag("RW-3")
     void aReadPastTheEndOfTheRemoteRegionFails(@ForAll @IntRange(min = 1, max = 3) int pages, @ForAll @IntRange(min = 0, max = 4095) int offSeed,
                                                @ForAll @IntRange(min = 0, max = 4095) int shortBy, @ForAll @IntRange(min = 1, max = 128) int n,
                                                @ForAll boolean pagePast) {
-        SectionChecks.cover("past the end by", pagePast ? "one page" : "one byte");
+        SectionChecks.cover("past the end by", pagePast ? "one page" : "one byte", List.of("one page", "one byte"));
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();

@@ -315,6 +315,52 @@ public class RegisterMrProperties {
         });
     }
 
+    /**
+     * MR-REG-10, the half beyond the limit on its own: a registration of Length MaxRegistrationSize plus 1 to 64 pages
+     * (or plus one byte) fails cleanly. The kit builds such a chain only for a MaxRegistrationSize up to 2^33 bytes;
+     * above that each try compares nothing ({@link org.ndktck.tck.harness.ChecksReached#notReached}), so this
+     * property's {@code checksRun} for MR-REG-10 is 0 and the report names the setting that reaches the check.
+     *
+     * @param pagesPast pages beyond MaxRegistrationSize (0: one byte beyond)
+     */
+    @Property(tries = 20)
+    @Tag("MR-REG-10")
+    void registrationBeyondMaxRegistrationSizeFails(@ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 64) int pagesPast) {
+        NdkSession.inTry(s -> {
+            long max = s.info().maxRegistrationSize();
+            if (Long.compareUnsigned(max, 1L << 33) > 0) {
+                org.ndktck.tck.harness.ChecksReached.notReached("MR-REG-10", BEYOND_LIMIT_UNREACHED + " (MaxRegistrationSize is "
+                        + Hex.u64(max) + ")");
+                return;
+            }
+            long length = max + (pagesPast == 0 ? 1 : (long) pagesPast * s.pageSize());
+            Outcome o = registerLength(s, length);
+            Refusals.discardIfRefused(o.status());
+            if (o.succeeded()) {
+                throw Violations.of("MR-REG-10", o.call(), "a failure: Length " + Hex.u64(length) + " exceeds MaxRegistrationSize "
+                        + Hex.u64(max), o.describe());
+            }
+        });
+    }
+
+    /** Why the beyond-the-limit half of MR-REG-10 compared nothing: the adapter's limit is past what the kit builds. */
+    static final String BEYOND_LIMIT_UNREACHED = "a registration beyond MaxRegistrationSize was not tried: the kit builds"
+            + " MDL chains past the limit only for a MaxRegistrationSize up to 2^33 bytes; a provider setting of"
+            + " MaxRegistrationSize at most 2^33 reaches the check (the reference provider: --set maxRegistrationSize=4294967296)";
+
+    /** Registers {@code length} bytes at a fresh VA over a chain of MDLs of at most 2^32 - PAGE_SIZE bytes each. */
+    private static Outcome registerLength(NdkSession s, long length) {
+        long p = s.pageSize();
+        int perMdl = (int) ((1L << 32) - p);
+        List<Integer> counts = new ArrayList<>();
+        for (long left = length; left > 0; left -= Integer.toUnsignedLong(perMdl)) {
+            counts.add((int) Math.min(left, Integer.toUnsignedLong(perMdl)));
+        }
+        int[] bc = counts.stream().mapToInt(Integer::intValue).toArray();
+        RegPlan plan = new RegPlan(RegCase.VALID, "size", 0x10000L * p, bc, -1, 0, length, 0x1, 0);
+        return RegScenario.prepare(s, plan).register();
+    }
+
     // ------------------------------------------------------------------ MR-REG-11 .. 14
 
     @Provide

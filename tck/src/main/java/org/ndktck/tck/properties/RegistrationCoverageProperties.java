@@ -12,6 +12,7 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.tck.generators.Limits;
+import org.ndktck.tck.harness.CoverageClasses;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.Lam;
 import org.ndktck.tck.harness.Outcome;
@@ -60,6 +61,10 @@ public class RegistrationCoverageProperties {
         return (1L << 32) - p;
     }
 
+    /** The classes of COV-1's registrations: both calls, each of the four size classes. */
+    static final java.util.List<String> SIZE_CLASSES = java.util.stream.Stream.of("NdkRegisterMr", "NdkFastRegister")
+            .flatMap(c -> java.util.stream.IntStream.rangeClosed(0, 3).mapToObj(k -> c + " size class " + k)).toList();
+
     /**
      * COV-1: after a successful NdkRegisterMr or NdkFastRegister, the first byte, the last byte and the byte
      * at Length answer exactly as the flags and the Length say.
@@ -71,12 +76,13 @@ public class RegistrationCoverageProperties {
      * @param offset    where the region starts in its first page (modulo PAGE_SIZE)
      * @param flagSet   which flags (an index into the probed flag sets)
      */
+    @CoverageClasses(8)
     @Property(tries = 60, edgeCases = EdgeCasesMode.MIXIN)
     @Tag("COV-1")
     void aSuccessfulRegistrationCoversItsWholeLengthWithExactlyItsFlags(@ForAll boolean fast,
             @ForAll @IntRange(min = 0, max = 3) int sizeClass, @ForAll @IntRange(min = 0, max = Integer.MAX_VALUE) int sizeSeed,
             @ForAll @IntRange(min = 0, max = 65535) int offset, @ForAll @IntRange(min = 0, max = 3) int flagSet) {
-        SectionChecks.cover("registration", (fast ? "NdkFastRegister" : "NdkRegisterMr") + " size class " + sizeClass);
+        SectionChecks.cover("registration", (fast ? "NdkFastRegister" : "NdkRegisterMr") + " size class " + sizeClass, SIZE_CLASSES);
         Limits limits = Limits.current();
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {

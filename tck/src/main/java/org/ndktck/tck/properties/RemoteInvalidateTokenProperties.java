@@ -10,6 +10,7 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
+import org.ndktck.tck.harness.CoverageClasses;
 import org.ndktck.tck.harness.Lam;
 import org.ndktck.tck.harness.Outcome;
 import org.ndktck.tck.harness.Access;
@@ -68,6 +69,7 @@ public class RemoteInvalidateTokenProperties {
      * @param n     bytes sent (1 to 64)
      * @param seed  picks the made-up token and which local token
      */
+    @CoverageClasses(5)
     @Property(tries = 120, edgeCases = EdgeCasesMode.MIXIN)
     @Tag("COV-3")
     void aSendAndInvalidateWithABadTokenInvalidatesNothingElse(@ForAll BadToken bad, @ForAll @IntRange(min = 1, max = 3) int pages,

@@ -12,6 +12,7 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
+import org.ndktck.tck.harness.CoverageClasses;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.Registered;
@@ -26,6 +27,7 @@ import org.ndktck.tck.harness.SessionTools;
 import org.ndktck.tck.harness.Violations;
 import org.ndktck.tck.harness.WorkRequest;
 
+import java.util.List;
 import java.util.Arrays;
 
 import static org.ndktck.tck.harness.Hex.u64;
@@ -52,12 +54,14 @@ public class ScatteredFrameProperties {
      * @param kind   0: one MDL, 1: a chain of two MDLs split at a page boundary, 2: a fast registration over a LAM
      * @param n      bytes of each access (2 to 64)
      */
+    @CoverageClasses(3)
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
     @Tag("COV-2")
     void accessesAcrossPageBoundariesOfScatteredFramesMoveTheRightBytes(@ForAll @IntRange(min = 2, max = 6) int pages,
             @ForAll @IntRange(min = 0, max = 65535) int offset, @ForAll @IntRange(min = 0, max = 2) int kind,
             @ForAll @IntRange(min = 2, max = 64) int n) {
-        SectionChecks.cover("kind", kind == 0 ? "one MDL" : kind == 1 ? "chain" : "fast registration");
+        SectionChecks.cover("kind", kind == 0 ? "one MDL" : kind == 1 ? "chain" : "fast registration",
+                List.of("one MDL", "chain", "fast registration"));
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();

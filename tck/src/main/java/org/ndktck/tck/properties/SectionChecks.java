@@ -5,6 +5,7 @@ import org.ndktck.tck.harness.Refusals;
 import net.jqwik.api.Assume;
 import net.jqwik.api.statistics.Statistics;
 import org.ndktck.spec.NtStatus;
+import org.ndktck.tck.harness.CoverageTries;
 import org.ndktck.tck.harness.CurrentProperty;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.Violations;
@@ -46,18 +47,27 @@ final class SectionChecks {
     }
 
     /**
-     * Labels a try and, when the property runs at least {@code 10 × required.size()} tries, requires every
-     * class in {@code required} to have been produced at least once (a generator that stops producing a
-     * class of input fails the property instead of turning silently green).
+     * Labels a try and, when the property runs at least {@link org.ndktck.tck.harness.CoverageTries#leastTries} tries for
+     * {@code required.size()} classes, requires every class in {@code required} to have been produced at least once
+     * (a generator that stops producing a class of input fails the property instead of turning silently green). The
+     * property carries {@link CoverageClasses} so that every profile runs that many tries; a property that claims
+     * more classes than its annotation says fails with a coverage error naming the annotation (a kit bug, never
+     * silence). Only an explicit try count below the least, or the run's time budget, leaves the claim unchecked.
      *
      * @param label    the statistics label
      * @param value    this try's class
-     * @param required the classes the generator must produce
+     * @param required the classes the generator must produce, equally likely
      */
     static void cover(String label, String value, Collection<String> required) {
         Statistics.label(label).collect(value);
         int tries = CurrentProperty.tries();
-        if (tries < 10 * required.size()) {
+        int least = CoverageTries.leastTries(required.size());
+        if (tries < least) {
+            if (CurrentProperty.get() != null && org.ndktck.tck.harness.TckConfig.current().tries().isEmpty()) {
+                throw new AssertionError("coverage: the claim '" + label + "' of " + required.size() + " classes needs "
+                        + least + " tries and the property runs " + tries + "; its @CoverageClasses must say "
+                        + required.size() + " or more");
+            }
             return;
         }
         Statistics.label(label).coverage(cov -> {

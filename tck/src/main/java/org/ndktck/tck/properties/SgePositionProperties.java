@@ -10,6 +10,7 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
+import org.ndktck.tck.harness.CoverageClasses;
 import org.ndktck.tck.harness.QpRef;
 import org.ndktck.tck.harness.Registered;
 import org.ndktck.tck.harness.WrOutcome;
@@ -79,11 +80,12 @@ public class SgePositionProperties {
      * @param kSeed    picks k in [0, m)
      * @param len      bytes of each SGE (1 to 48)
      */
+    @CoverageClasses(6)
     @Property(tries = 120, edgeCases = EdgeCasesMode.MIXIN)
     @Tag("COV-4")
     void everySgePositionIsCheckedAndMoved(@ForAll Use use, @ForAll Bad bad, @ForAll @IntRange(min = 2, max = WANT_SGE) int sgeCount,
             @ForAll @IntRange(min = 0, max = 1 << 20) int kSeed, @ForAll @IntRange(min = 1, max = 48) int len) {
-        SectionChecks.cover("bad", bad.name());
+        SectionChecks.cover("bad", bad.name(), java.util.Arrays.stream(Bad.values()).map(Enum::name).toList());
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 int p = s.pageSize();

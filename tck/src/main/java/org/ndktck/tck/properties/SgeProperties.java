@@ -15,6 +15,7 @@ import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.tck.generators.Limits;
+import org.ndktck.tck.harness.CoverageClasses;
 import org.ndktck.tck.harness.Outcome;
 import org.ndktck.tck.harness.QpRef;
 import org.ndktck.tck.harness.Registered;
@@ -114,6 +115,7 @@ public class SgeProperties {
      * buffer (the target's, the peer's) is unchanged and no guard frame is touched. A region that ends on a
      * page boundary puts the guard frame right after the past-the-end SGE.
      */
+    @CoverageClasses(6)
     @Property
     @Tag("SGE-2")
     void anSgeOutsideItsTokensRegionFailsWithoutTouchingMemory(@ForAll("badSges") BadSge c) {

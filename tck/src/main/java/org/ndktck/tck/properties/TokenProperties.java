@@ -17,6 +17,7 @@ import org.ndktck.spec.NdkPd;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.tck.RuleViolation;
+import org.ndktck.tck.harness.CoverageClasses;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.Outcome;
@@ -161,6 +162,7 @@ public class TokenProperties {
      * the region in an SGE: an NdkWrite and an NdkSend whose source SGE is {VA + k, n, local token} succeed,
      * and the peer's memory then holds the region's bytes.
      */
+    @CoverageClasses(2)
     @Property(tries = 300, edgeCases = EdgeCasesMode.MIXIN)
     @Tag("MR-TOK-2")
     void theLocalTokenAddressesTheRegionInAnSge(@ForAll Kind kind, @ForAll @IntRange(min = 0, max = 4095) int kSeed,

@@ -80,7 +80,7 @@ public final class HtmlReport {
                     .append(v).append(" (").append(counts.get(v)).append(")</label> ");
         }
         h.append("<input type=\"search\" id=\"search\" placeholder=\"rule ID or text\"></div>\n");
-        h.append("<table id=\"rules\">\n<thead><tr><th>Rule</th><th>Strength</th><th>Verdict</th><th>Tries</th><th>Time</th><th>Message</th></tr></thead>\n<tbody>\n");
+        h.append("<table id=\"rules\">\n<thead><tr><th>Rule</th><th>Strength</th><th>Verdict</th><th>Tries</th><th title=\"tries whose check of the rule reached an outcome\">Checks run</th><th>Time</th><th>Message</th></tr></thead>\n<tbody>\n");
         for (RunReport.RuleReport rule : r.rules()) {
             h.append("<tr class=\"rule\" id=\"rule-").append(esc(rule.id())).append("\" data-verdict=\"").append(rule.verdict())
                     .append("\" data-selected=\"").append(rule.selected()).append("\">");
@@ -94,6 +94,7 @@ public final class HtmlReport {
             h.append("<td class=\"verdict\"><span class=\"badge ").append(rule.verdict()).append("\">").append(rule.verdict())
                     .append("</span></td>");
             h.append("<td class=\"num tries\">").append(rule.tries()).append("</td>");
+            h.append("<td class=\"num checks\">").append(rule.checksRun()).append("</td>");
             h.append("<td class=\"num time\">").append(String.format(Locale.ROOT, "%.2f s", rule.durationMillis() / 1000.0)).append("</td>");
             h.append("<td class=\"msg\">");
             String msg = rule.message() == null ? "" : rule.message();

@@ -19,7 +19,8 @@ import java.util.TreeSet;
  *   <li>a rule's verdict is the worst ({@link Summaries#worst}) over the shards that selected it and the shards
  *       where another rule's property reported it FAIL or ADVISORY; EXCLUDED in a shard that selected it wins;
  *       but a rule UNTESTED only because its properties did not run or complete in some shards
- *       ({@link Summaries#nothingCompleted}) and PASS in another is PASS, as one run would judge it;</li>
+ *       ({@link Summaries#nothingCompleted}), or because its properties there ran no check of it, and PASS in
+ *       another is PASS, as one run would judge it; {@code checksRun} is summed like tries;</li>
  *   <li>a rule no shard selected keeps its verdict (NOT_TESTABLE or UNTESTED), from the shard whose properties
  *       tried it most (a property of a selected rule may check it too);</li>
  *   <li>tries and times are summed over the shards that selected the rule; a property that ran in two shards
@@ -137,6 +138,13 @@ public final class ReportMerger {
             v = Verdict.PASS;
             notCompleted = counted.stream().filter(e -> e.verdict().equals("UNTESTED")).toList();
         }
+        if (v == Verdict.UNTESTED && counted.stream().anyMatch(e -> e.verdict().equals("PASS"))
+                && counted.stream().filter(e -> e.verdict().equals("UNTESTED"))
+                .allMatch(e -> e.message() != null && e.message().startsWith(NO_CHECK_RAN))) {
+            // a worker whose passing property of the rule ran no check of it beside one whose property ran checks: the
+            // run as one sums the checks over the properties and says PASS, so the merge does too
+            v = Verdict.PASS;
+        }
         final String verdict = v.name();
         List<RunReport.RuleReport> worst = counted.stream().filter(e -> e.verdict().equals(verdict)).toList();
         RunReport.RuleReport w = worst.get(0);
@@ -150,6 +158,7 @@ public final class ReportMerger {
         List<RunReport.RuleReport> selected = counted.stream().filter(RunReport.RuleReport::selected).toList();
         long tries = selected.stream().mapToLong(RunReport.RuleReport::tries).sum();
         long checks = selected.stream().mapToLong(RunReport.RuleReport::checks).sum();
+        long checksRun = selected.stream().mapToLong(RunReport.RuleReport::checksRun).sum();
         long millis = selected.stream().mapToLong(RunReport.RuleReport::durationMillis).sum();
         Set<String> props = new LinkedHashSet<>();
         Set<String> adv = new LinkedHashSet<>();
@@ -161,8 +170,11 @@ public final class ReportMerger {
         return new RunReport.RuleReport(head.id(), head.title(), head.function(), head.strength(), head.check(), verdict,
                 !selected.isEmpty(), tries, checks, millis, Summaries.rate(tries, millis),
                 messages.isEmpty() ? null : String.join("\n\n", messages), w.counterexample(), w.seed(),
-                w.replay() != null ? w.replay() : replay, new ArrayList<>(props), new ArrayList<>(adv));
+                w.replay() != null ? w.replay() : replay, new ArrayList<>(props), new ArrayList<>(adv), checksRun);
     }
+
+    /** Start of the message of a rule UNTESTED because none of its passing properties ran a check of it. */
+    static final String NO_CHECK_RAN = "no check ran: ";
 
     private static String name(RunReport r) {
         return r.provider() == null ? null : r.provider().name();

@@ -205,16 +205,48 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
      * @param replay         the command that replays this rule alone, or null when it has no property
      * @param properties     the properties that check it ({@code Class#method})
      * @param advisories     SHOULD-level findings recorded for it
+     * @param checksRun      tries of its properties whose check of this rule reached an outcome (a provider result
+     *                       compared with what the rule allows), summed; a rule with properties that passed but no
+     *                       check run is UNTESTED, never PASS
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record RuleReport(String id, String title, String function, String strength, String check, String verdict,
                              boolean selected, long tries, long checks, long durationMillis, double triesPerSecond,
                              String message, String counterexample, String seed, String replay,
-                             List<String> properties, List<String> advisories) {
+                             List<String> properties, List<String> advisories, long checksRun) {
         /** Normalizes null lists. */
         public RuleReport {
             properties = properties == null ? List.of() : List.copyOf(properties);
             advisories = advisories == null ? List.of() : List.copyOf(advisories);
+        }
+
+        /**
+         * A rule report with no check counted ({@code checksRun} 0): a rule no property ran for.
+         *
+         * @param id             the rule ID
+         * @param title          its title
+         * @param function       the NDK function or page
+         * @param strength       its strength
+         * @param check          how the catalog says it is checked
+         * @param verdict        its verdict
+         * @param selected       whether this run covered it
+         * @param tries          tries of its properties
+         * @param checks         tries not rejected
+         * @param durationMillis time its properties ran
+         * @param triesPerSecond tries / seconds
+         * @param message        why the verdict, or null
+         * @param counterexample the counterexample, or null
+         * @param seed           the seed of the first failure, or null
+         * @param replay         its replay command, or null
+         * @param properties     its properties
+         * @param advisories     its SHOULD-level findings
+         */
+        public RuleReport(String id, String title, String function, String strength, String check, String verdict,
+                          boolean selected, long tries, long checks, long durationMillis, double triesPerSecond,
+                          String message, String counterexample, String seed, String replay,
+                          List<String> properties, List<String> advisories) {
+            this(id, title, function, strength, check, verdict, selected, tries, checks, durationMillis, triesPerSecond,
+                    message, counterexample, seed, replay, properties, advisories, 0);
         }
 
         /** @return tries of its properties that were judged (not discarded), summed: {@code checks} (issue 22) */
@@ -263,15 +295,48 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
      *                         did not fail (see {@code org.ndktck.tck.runner.Catches})
      * @param firstViolation   the rule of the RuleViolation that was its first failure, or null when its first
      *                         failure was something else or it did not fail: a fault of this rule is caught
+     * @param checksRun        per rule of the property, the tries whose check of that rule reached an outcome (a
+     *                         provider result compared with what the rule allows; shrinking steps not counted); empty
+     *                         when the property did not run
+     * @param checksNotReached per rule, why some tries did not reach its check (the adapter limit the kit could not
+     *                         reach and the setting that reaches it); empty when every try reached it
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record PropertyReport(String property, List<String> rules, String status, int tries, int checks, String seed,
                                  long durationMillis, String message, String counterexample, List<String> violatedRules,
-                                 long finishedAtMillis, String firstFailure, String firstViolation) {
-        /** Normalizes null lists. */
+                                 long finishedAtMillis, String firstFailure, String firstViolation,
+                                 Map<String, Integer> checksRun, Map<String, String> checksNotReached) {
+        /** Normalizes null lists and maps. */
         public PropertyReport {
             rules = rules == null ? List.of() : List.copyOf(rules);
             violatedRules = violatedRules == null ? List.of() : List.copyOf(violatedRules);
+            checksRun = checksRun == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(checksRun));
+            checksNotReached = checksNotReached == null ? Map.of()
+                    : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(checksNotReached));
+        }
+
+        /**
+         * A property report with no check counted.
+         *
+         * @param property         {@code Class#method}
+         * @param rules            the rules it checks
+         * @param status           its status
+         * @param tries            tries executed
+         * @param checks           tries not rejected
+         * @param seed             its seed
+         * @param durationMillis   its wall time
+         * @param message          failure or skip reason, or null
+         * @param counterexample   the falsifying sample, or null
+         * @param violatedRules    other rules its failure reported broken
+         * @param finishedAtMillis when it ended, since the run started
+         * @param firstFailure     what its first failure was, or null
+         * @param firstViolation   the rule of its first failure's RuleViolation, or null
+         */
+        public PropertyReport(String property, List<String> rules, String status, int tries, int checks, String seed,
+                              long durationMillis, String message, String counterexample, List<String> violatedRules,
+                              long finishedAtMillis, String firstFailure, String firstViolation) {
+            this(property, rules, status, tries, checks, seed, durationMillis, message, counterexample, violatedRules,
+                    finishedAtMillis, firstFailure, firstViolation, Map.of(), Map.of());
         }
 
         /** @return its tries that were judged: {@code checks} (issue 22) */

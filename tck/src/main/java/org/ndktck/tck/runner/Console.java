@@ -178,14 +178,15 @@ public final class Console implements KitExecution.Progress {
                 .filter(x -> quiet ? isFinding(x) : verbose || !COLLAPSED.contains(x.verdict()) || isFinding(x)).toList();
         if (!rows.isEmpty()) {
             int w = Math.max(4, rows.stream().mapToInt(x -> x.id().length()).max().orElse(4));
-            String head = String.format(Locale.ROOT, "%-" + w + "s  %-11s  %-14s  %8s  %8s  ", "RULE", "STRENGTH", "VERDICT", "TRIES", "TIME");
+            String head = String.format(Locale.ROOT, "%-" + w + "s  %-11s  %-14s  %8s  %8s  %8s  ", "RULE", "STRENGTH", "VERDICT", "TRIES", "CHECKS", "TIME");
             out.println(head + "NOTE");
             int noteWidth = Math.max(40, TABLE_WIDTH - head.length());
             for (RunReport.RuleReport x : rows) {
                 String note = x.verdict().equals("PASS") && !x.budgetLimited() ? "" : withoutRulePrefix(x.id(), firstLine(x.message()));
                 List<String> parts = wrap(note, noteWidth, 3);
-                out.printf(Locale.ROOT, "%-" + w + "s  %-11s  %-14s  %8d  %7.2fs  %s%n", x.id(), x.strength().replace('_', ' '),
-                        x.verdict(), x.tries(), x.durationMillis() / 1000.0, parts.isEmpty() ? "" : parts.get(0));
+                // CHECKS: the tries whose check of the rule reached an outcome (checksRun)
+                out.printf(Locale.ROOT, "%-" + w + "s  %-11s  %-14s  %8d  %8d  %7.2fs  %s%n", x.id(), x.strength().replace('_', ' '),
+                        x.verdict(), x.tries(), x.checksRun(), x.durationMillis() / 1000.0, parts.isEmpty() ? "" : parts.get(0));
                 for (int i = 1; i < parts.size(); i++) {
                     out.println(" ".repeat(head.length()) + parts.get(i));
                 }

@@ -427,7 +427,7 @@ public final class KitExecution {
                 if (rec.property().equals(p.propertyId()) && consumed.add(i)) {
                     return Optional.of(new PropertyOutcome(p, rec.status(), rec.tries(), rec.checks(), rec.seed(),
                             rec.durationMillis(), rec.failure() != null ? Failures.describe(rec.failure()) : rec.message(),
-                            rec.failure(), rec.counterexample(), elapsed()));
+                            rec.failure(), rec.counterexample(), elapsed(), rec.checksRun()));
                 }
             }
             return Optional.empty();
@@ -438,7 +438,7 @@ public final class KitExecution {
             if (result.getStatus() == TestExecutionResult.Status.FAILED && !led.failed()) {
                 Throwable t = result.getThrowable().orElse(null);
                 return new PropertyOutcome(led.property(), "FAILED", led.tries(), led.checks(), led.seed(),
-                        led.durationMillis(), Failures.describe(t), t, led.counterexample(), led.finishedAtMillis());
+                        led.durationMillis(), Failures.describe(t), t, led.counterexample(), led.finishedAtMillis(), led.checksRun());
             }
             return led;
         }

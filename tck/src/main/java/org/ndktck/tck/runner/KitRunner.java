@@ -204,9 +204,10 @@ public final class KitRunner {
     }
 
     /**
-     * How long jqwik may shrink one failing property's counterexample, in seconds at timeout factor 1: a safety net
-     * for a slow provider. Shrinking normally ends first, after the kit's step budget (KitLifecycle.SHRINK_STEPS),
-     * which, unlike a time bound, ends at the same counterexample in every run with the same seed.
+     * How long jqwik may shrink one failing property's counterexample, in seconds at timeout factor 1. Kit properties
+     * do not use it: they shrink FULL, ended by the kit's step budget (KitLifecycle.SHRINK_STEPS), which, unlike a time
+     * bound, ends at the same counterexample in every run with the same seed, busy machine or not; it stays for any
+     * other jqwik property in the run.
      */
     static final double SHRINKING_SECONDS = 6;
 
@@ -631,7 +632,9 @@ public final class KitRunner {
                     o.property().propertyId(), new ArrayList<>(o.property().ruleIds()), o.status(), o.tries(), o.checks(),
                     o.seed(), o.durationMillis(), blankToNull(o.message()), blankToNull(o.counterexample()),
                     new ArrayList<>(Failures.violatedRules(o.failure())), o.finishedAtMillis(),
-                    firstFailure(o), Optional.ofNullable(Catches.of(o)).map(Catches.FirstFailure::rule).orElse(null))).toList();
+                    firstFailure(o), Optional.ofNullable(Catches.of(o)).map(Catches.FirstFailure::rule).orElse(null),
+                    o.checksRun() == null ? null : o.checksRun().byRule(),
+                    o.checksRun() == null ? null : o.checksRun().notReached())).toList();
             ProviderLoader.AdapterInfoResult ai = adapterInfo();
             RunReport.Provider prov = new RunReport.Provider(options.provider(), provider.getClass().getName(),
                     provider.description(), options.providerJars().stream().map(Path::toString).toList(),

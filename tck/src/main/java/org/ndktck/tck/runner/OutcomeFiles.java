@@ -47,7 +47,7 @@ final class OutcomeFiles implements KitExecution.Progress {
         Catches.FirstFailure first = Catches.of(o);
         try {
             new WorkerOutcome(o.property().propertyId(), o.status(), o.tries(), o.checks(), o.seed(), o.durationMillis(),
-                    o.message(), o.counterexample(), first == null ? null : first.rule(), violations, mine).write(claims);
+                    o.message(), o.counterexample(), first == null ? null : first.rule(), violations, mine, o.checksRun()).write(claims);
         } catch (IOException | RuntimeException e) {
             System.err.println("ndk-tck: could not write the outcome of " + o.property().propertyId() + ": " + e.getMessage());
         }

@@ -224,7 +224,9 @@ public final class PlatformReports implements TestExecutionListener {
                 o.seed(), o.durationMillis(), blankToNull(o.message()), blankToNull(o.counterexample()),
                 new ArrayList<>(Failures.violatedRules(o.failure())), o.finishedAtMillis(),
                 Optional.ofNullable(Catches.of(o)).map(Catches.FirstFailure::describe).orElse(null),
-                Optional.ofNullable(Catches.of(o)).map(Catches.FirstFailure::rule).orElse(null))).toList();
+                Optional.ofNullable(Catches.of(o)).map(Catches.FirstFailure::rule).orElse(null),
+                o.checksRun() == null ? null : o.checksRun().byRule(),
+                o.checksRun() == null ? null : o.checksRun().notReached())).toList();
         Map<String, String> settings = new java.util.TreeMap<>(c.settings());
         String className = null;
         String description = null;

@@ -13,10 +13,40 @@ package org.ndktck.tck.runner;
  * @param failure          the failure, or null
  * @param counterexample   the shrunk falsifying sample as text, or empty
  * @param finishedAtMillis when it finished, in milliseconds since the start of the run
+ * @param checksRun        per rule, the tries whose check reached an outcome ({@link org.ndktck.tck.ChecksRun});
+ *                         null when not counted (then {@link #checksRun(String)} falls back to {@code checks})
  */
 public record PropertyOutcome(PropertyInfo property, String status, int tries, int checks, String seed,
                               long durationMillis, String message, Throwable failure, String counterexample,
-                              long finishedAtMillis) {
+                              long finishedAtMillis, org.ndktck.tck.ChecksRun checksRun) {
+    /**
+     * An outcome whose checks were not counted per rule (a property the runner abandoned, a worker's progress line).
+     *
+     * @param property         the property
+     * @param status           its status
+     * @param tries            tries executed
+     * @param checks           tries not rejected
+     * @param seed             its seed, or empty
+     * @param durationMillis   its wall time in milliseconds
+     * @param message          failure or skip reason, or empty
+     * @param failure          the failure, or null
+     * @param counterexample   the counterexample, or empty
+     * @param finishedAtMillis when it finished, since the run started
+     */
+    public PropertyOutcome(PropertyInfo property, String status, int tries, int checks, String seed, long durationMillis,
+                           String message, Throwable failure, String counterexample, long finishedAtMillis) {
+        this(property, status, tries, checks, seed, durationMillis, message, failure, counterexample, finishedAtMillis, null);
+    }
+
+    /**
+     * @param ruleId one of the property's rules
+     * @return the tries whose check of that rule reached an outcome; {@code checks} when the outcome was not counted
+     *     per rule
+     */
+    public int checksRun(String ruleId) {
+        return checksRun == null ? checks : checksRun.of(ruleId);
+    }
+
     /** Status of a property the runner abandoned because it exceeded its time bound. */
     public static final String TIMED_OUT = "TIMED_OUT";
 

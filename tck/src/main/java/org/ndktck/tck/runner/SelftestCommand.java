@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  * {@code ndk-tck selftest}: proves the kit's strength. Runs the kit against every provider named
  * {@code fault:RULE[/variant]} (restricted to RULE, plus {@code --with} rules, or every rule with
  * {@code --full}), each within a time bound, and against every provider named {@code legal:...}, which must
- * pass; prints a matrix and writes {@code selftest.json}. A fault is caught only when the rule is FAILed and a
+ * pass: no FAIL, and no selected rule whose properties passed without a check of it running ({@code NoCheckRan},
+ * but for the adapter choices it lists); prints a matrix and writes {@code selftest.json}. A fault is caught only when the rule is FAILed and a
  * property's first failure is a violation of it ({@link Catches}); each row says which of caught, failed for
  * another reason or not caught happened.
  */
@@ -316,9 +317,13 @@ public final class SelftestCommand implements Callable<Integer> {
             RunReport r = p.execute(new KitExecution.Progress() { }, pattern == null ? bound * 10 : bound, false);
             List<String> failed = r.rules().stream().filter(x -> x.verdict().equals("FAIL")).map(RunReport.RuleReport::id).toList();
             boolean timedOut = r.notes().stream().anyMatch(n -> n.startsWith("time bound of"));
-            boolean passed = failed.isEmpty() && !timedOut;
-            String message = passed ? null : timedOut ? "the run hit its time bound" : r.rules().stream()
-                    .filter(x -> x.verdict().equals("FAIL")).findFirst().map(x -> x.id() + ": " + x.message()).orElse(null);
+            // a legal provider passes on judgement, not on the absence of a FAIL: a selected rule whose properties passed
+            // without one check of it reaching an outcome fails the row (unless an adapter choice the pages allow explains it)
+            List<RunReport.RuleReport> unjudged = r.rules().stream().filter(x -> x.selected() && NoCheckRan.unjudged(x)).toList();
+            boolean passed = failed.isEmpty() && !timedOut && unjudged.isEmpty();
+            String message = passed ? null : timedOut ? "the run hit its time bound" : !failed.isEmpty() ? r.rules().stream()
+                    .filter(x -> x.verdict().equals("FAIL")).findFirst().map(x -> x.id() + ": " + x.message()).orElse(null)
+                    : unjudged.get(0).id() + ": " + unjudged.get(0).message();
             return new SelftestReport.LegalRow(name, pattern, passed, failed, (System.nanoTime() - t0) / 1_000_000, message);
         } catch (UsageException e) {
             return new SelftestReport.LegalRow(name, pattern, false, List.of(), (System.nanoTime() - t0) / 1_000_000,

@@ -197,6 +197,9 @@ public final class Verdicts {
             message = own.stream().filter(PropertyOutcome::belowJudgedFloor)
                     .map(o -> o.property().propertyId() + ": " + o.message().substring("UNTESTED: ".length()))
                     .distinct().reduce((a, b) -> a + "\n" + b).orElse("");
+        } else if (NoCheckRan.why(id, own).isPresent()) {
+            verdict = Verdict.UNTESTED; // a PASS rests on a check that ran
+            message = NoCheckRan.why(id, own).get();
         } else if (own.stream().anyMatch(PropertyOutcome::passed)) {
             verdict = Verdict.PASS;
             // issue 20, item 6: a property that passed with fewer tries because of the time budget is named first
@@ -205,6 +208,7 @@ public final class Verdicts {
                             + o.message().substring(TimeBudget.LIMITED.length())).toList());
             own.stream().filter(o -> !o.passed() && !TimeBudget.isLimited(o.message())).map(o -> o.property().propertyId() + ": "
                     + (o.message() == null ? o.status() : o.message())).forEach(notes::add);
+            notes.addAll(NoCheckRan.partly(id, own));
             message = notes.isEmpty() ? null : String.join("\n", notes);
         } else if (!own.isEmpty() && own.stream().allMatch(PropertyOutcome::notApplicable)) {
             verdict = Verdict.NOT_APPLICABLE;
@@ -234,7 +238,7 @@ public final class Verdicts {
                 strength == null ? "UNKNOWN" : strength.name(), rule == null ? "" : rule.check().name(),
                 verdict.name(), selected, tries, checks, millis, Summaries.rate(tries, millis), message, counterexample,
                 seed, ran || !props.isEmpty() || !failed.isEmpty() ? replay.apply(replayRules(id, selected, failed)) : null,
-                props.stream().map(PropertyInfo::propertyId).distinct().toList(), adv);
+                props.stream().map(PropertyInfo::propertyId).distinct().toList(), adv, NoCheckRan.checksRun(id, own));
     }
 
     /**

@@ -13,7 +13,8 @@ import org.ndktck.tck.kit.KitRun;
 /**
  * The kit gives no FAIL to providers that behave in legal but unusual ways ({@link LegalBehaviours}): early
  * completions, completions on a foreign thread, slow calls, completions on the calling thread with the kit
- * calling back from inside them. Every property of the kit runs, with a few tries each. The same providers over
+ * calling back from inside them, and judges them: every provider-checked rule runs checks, except the adapter limits
+ * {@link org.ndktck.tck.kit.Unjudged} documents. Every property of the kit runs, with a few tries each. The same providers over
  * the reference's completion=pending: {@link LegalProvidersPendingTest}.
  */
 class LegalProvidersTest {
@@ -39,5 +40,6 @@ class LegalProvidersTest {
         KitRun.Result r = KitRun.against(provider, KitRun.Preset.FAULTS).tries(TRIES).run();
         assertThat(r.properties()).as("properties ran").isNotEmpty().hasSize((int) r.planned());
         assertThat(r.failedRules()).as(r.describe()).isEmpty();
+        r.assertJudged(org.ndktck.tck.kit.Unjudged.INLINE_DEFAULTS);
     }
 }

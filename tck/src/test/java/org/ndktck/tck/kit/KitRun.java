@@ -308,13 +308,69 @@ public final class KitRun {
             }
         }
 
+        /**
+         * The provider-checked rules (catalog {@code PROVIDER_PROPERTY}) of the passing properties whose checks never ran:
+         * each of its passing properties counted 0 tries whose check of the rule reached an outcome ({@code checksRun}).
+         * Rules charged with a failure are left out (a FAIL is a judgement).
+         *
+         * @return rule ID to the reason its properties gave (or "no try reached the rule's check"), in rule order
+         */
+        public Map<String, String> unjudged() {
+            Map<String, Long> sum = new java.util.TreeMap<>();
+            Map<String, String> why = new LinkedHashMap<>();
+            for (RunLedger.PropertyRecord r : passed()) {
+                for (String rule : r.ruleIds()) {
+                    boolean providerChecked = org.ndktck.spec.rules.RuleCatalog.standard().find(rule)
+                            .map(x -> x.check() == org.ndktck.spec.rules.Check.PROVIDER_PROPERTY).orElse(false);
+                    if (!providerChecked) {
+                        continue;
+                    }
+                    long n = r.checksRun() == null ? r.checks() : r.checksRun().of(rule);
+                    sum.merge(rule, n, Long::sum);
+                    String w = r.checksRun() == null ? null : r.checksRun().whyNot(rule);
+                    if (w != null) {
+                        why.putIfAbsent(rule, w);
+                    }
+                }
+            }
+            Set<String> failedRules = failedRules();
+            Map<String, String> out = new LinkedHashMap<>();
+            sum.forEach((rule, n) -> {
+                if (n == 0 && !failedRules.contains(rule)) {
+                    out.put(rule, why.getOrDefault(rule, "no try reached the rule's check"));
+                }
+            });
+            return out;
+        }
+
+        /**
+         * Requires judgement, not merely no FAIL: every provider-checked rule of the passing properties ran checks
+         * ({@link #unjudged()} is empty), except a rule {@code allowed} names whose reason starts with the documented
+         * text given for it (the adapter limit or behaviour this provider does not reach; see {@link Unjudged}).
+         *
+         * @param allowed rule ID to the start of the only reason accepted for it
+         */
+        public void assertJudged(Map<String, String> allowed) {
+            Map<String, String> left = new LinkedHashMap<>();
+            unjudged().forEach((rule, why) -> {
+                String ok = allowed.get(rule);
+                if (ok == null || !why.startsWith(ok)) {
+                    left.put(rule, why);
+                }
+            });
+            if (!left.isEmpty()) {
+                throw new AssertionError("rules passed without a check of them reaching an outcome: " + left + "\n" + describe());
+            }
+        }
+
         /** @return a readable account: one line per property, failures with their first message lines, advisories */
         public String describe() {
             StringBuilder b = new StringBuilder(provider + ": " + properties.size() + " properties in " + millis + " ms"
                     + (selection.isEmpty() ? "" : " (tags " + selection + ")") + "\n");
             for (RunLedger.PropertyRecord r : properties) {
                 b.append("  ").append(r.status()).append(' ').append(r.property()).append(' ').append(r.ruleIds())
-                        .append(" tries=").append(r.tries()).append(" checks=").append(r.checks()).append(' ')
+                        .append(" tries=").append(r.tries()).append(" checks=").append(r.checks())
+                        .append(" checksRun=").append(r.checksRun() == null ? "?" : r.checksRun().byRule()).append(' ')
                         .append(r.durationMillis()).append(" ms");
                 if (!r.status().equals("SUCCESSFUL")) {
                     b.append("\n      charged=").append(r.status().equals("FAILED") ? chargedRules(r) : "-")

@@ -17,6 +17,7 @@ class LegalBehavioursPassTest {
     void legalBehaviourPasses(Class<?> provider) {
         KitRun.Result r = KitRun.against(provider.getName()).tries(15).classes(KitProperties.seedPages()).run();
         assertThat(r.failed()).as(r.describe()).isEmpty();
+        r.assertJudged(Unjudged.INLINE_DEFAULTS);
         assertThat(r.passed()).as(r.describe()).hasSizeGreaterThanOrEqualTo(37);
     }
 }

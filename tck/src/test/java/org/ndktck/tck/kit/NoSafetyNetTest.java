@@ -54,6 +54,7 @@ class NoSafetyNetTest {
                 .rules("MR-REG-4", "MR-FR-10", "SGE-2", "RW-3", "COV-1", "COV-4", "MR-REG-11", "MR-FR-14", "PRIV-1").tries(50).run();
         assertThat(r.failed()).as(r.describe()).isEmpty();
         assertThat(r.passed()).as(r.describe()).isNotEmpty();
+        r.assertJudged(Map.of());
     }
 
     @ParameterizedTest(name = "{0}")

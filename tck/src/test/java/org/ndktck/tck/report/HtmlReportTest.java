@@ -20,7 +20,7 @@ class HtmlReportTest {
         RunReport r = SampleReports.sample(false);
         Elements rows = DOC.select("table#rules tbody tr.rule");
         assertThat(rows).hasSize(r.rules().size());
-        assertThat(DOC.select("table#rules thead th").eachText()).containsExactly("Rule", "Strength", "Verdict", "Tries", "Time", "Message");
+        assertThat(DOC.select("table#rules thead th").eachText()).containsExactly("Rule", "Strength", "Verdict", "Tries", "Checks run", "Time", "Message");
         for (int i = 0; i < rows.size(); i++) {
             Element row = rows.get(i);
             RunReport.RuleReport rule = r.rules().get(i);
@@ -29,6 +29,7 @@ class HtmlReportTest {
             assertThat(row.select("td.verdict").text()).isEqualTo(rule.verdict());
             assertThat(row.select("td.strength").text()).isEqualTo(rule.strength().replace('_', ' '));
             assertThat(row.select("td.tries").text()).isEqualTo(Long.toString(rule.tries()));
+            assertThat(row.select("td.checks").text()).isEqualTo(Long.toString(rule.checksRun()));
             assertThat(row.select("td.time").text()).isEqualTo("0.42 s");
         }
         assertThat(DOC.select("tr#rule-MR-FR-12 td.msg").text()).contains("vendor bug <1234> & co");

@@ -17,7 +17,8 @@ final class SampleReports {
     static RunReport.RuleReport rule(String id, String strength, String verdict, String message, String cx, boolean selected) {
         return new RunReport.RuleReport(id, "title of " + id, "NdkFastRegister", strength, "PROVIDER_PROPERTY", verdict, selected,
                 verdict.equals("PASS") || verdict.equals("FAIL") ? 1000 : 0, 1000, 420, 2380.9, message, cx,
-                verdict.equals("FAIL") ? "-77" : null, "./ndk-tck run --rules " + id + " --seed 9", List.of("P#" + id), List.of());
+                verdict.equals("FAIL") ? "-77" : null, "./ndk-tck run --rules " + id + " --seed 9", List.of("P#" + id), List.of(),
+                verdict.equals("PASS") || verdict.equals("FAIL") ? 950 : 0);
     }
 
     static RunReport sample(boolean strict) {
