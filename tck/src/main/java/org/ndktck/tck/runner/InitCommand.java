@@ -112,7 +112,7 @@ public final class InitCommand implements Callable<Integer> {
             throw new UsageException("bad --package '" + javaPackage + "': a Java package name in lower case", "e.g. --package com.acme.ndk");
         }
         if (Files.exists(dir) && (!Files.isDirectory(dir) || !isEmpty(dir))) {
-            throw new UsageException("init: " + dir + " exists and is not an empty directory", "name a new directory");
+            throw new UsageException(dir + " exists and is not an empty directory", "name a new directory");
         }
         String prefix = prefix(name);
         String packagePath = javaPackage.replace('.', '/');
@@ -134,7 +134,7 @@ public final class InitCommand implements Callable<Integer> {
                 Files.createDirectories(target.getParent());
                 Files.writeString(target, text, StandardCharsets.UTF_8);
             } catch (IOException e) {
-                throw new UsageException("init: cannot write " + target + ": " + e, "name a directory you can write to");
+                throw new UsageException("cannot write " + target + ": " + e, "name a directory you can write to");
             }
         }
         parent.out.println("ndk-tck init: wrote provider '" + name + "' (" + javaPackage + "." + prefix + "Provider) to " + dir);

@@ -146,6 +146,10 @@ public final class KitRunner {
         Set<String> patternSelected = select(catalog, o.rules());
         Exclusions exclusions = o.exclusions() == null ? Exclusions.NONE : Exclusions.read(o.exclusions(), ids);
 
+        if (Files.exists(o.reportDir()) && !Files.isDirectory(o.reportDir())) {
+            throw new UsageException("--report-dir " + o.reportDir() + " is a file, not a directory",
+                    "name a directory (it is created when missing)");
+        }
         try {
             Files.createDirectories(o.reportDir());
         } catch (IOException | RuntimeException e) {
