@@ -179,8 +179,8 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         Throwable failure = aborted ? null : result.throwable().orElse(null);
         keepOriginalViolation(failure, result);
         PropertyExecutionResult ended = result;
-        String sample = ended.shrunkSample().map(s -> s.parameters().toString())
-                .or(() -> ended.originalSample().map(s -> s.parameters().toString())).orElse("");
+        String sample = ended.shrunkSample().map(s -> SampleText.of(method, s.parameters()))
+                .or(() -> ended.originalSample().map(s -> SampleText.of(method, s.parameters()))).orElse("");
         // a property that passed with fewer tries because its share of the time budget ran out says so
         String passNote = result.status() == PropertyExecutionResult.Status.SUCCESSFUL && TimeBudget.limited()
                 ? TimeBudget.limitedMessage(executed.countTries(), tries) : "";
