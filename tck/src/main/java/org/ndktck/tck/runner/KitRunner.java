@@ -479,7 +479,9 @@ public final class KitRunner {
          * @return the command replaying it
          */
         public String replay(String ruleId) {
-            String cmd = Replay.command(options.provider(), options.providerJars(), options.settings(),
+            // absolute jars: the replay runs from the kit's checkout whatever directory the run was started in
+            String cmd = Replay.command(options.provider(), options.providerJars().stream()
+                            .map(j -> j.toAbsolutePath().normalize()).toList(), options.settings(),
                     options.profile().name(), options.tries(), options.timeoutFactor(), options.kitPackage(),
                     ruleId != null ? ruleId : options.rules(), seed);
             if (ruleId == null && options.shard() != null) {
