@@ -118,6 +118,9 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         return SkipResult.doNotSkip();
     }
 
+    /** jqwik's advice about the kit's properties stays off the console (see {@link JqwikWarnings}). */
+    private static final boolean QUIET = JqwikWarnings.quiet();
+
     @Override
     public PropertyExecutionResult aroundProperty(PropertyLifecycleContext context, PropertyExecutor property) {
         Method method = context.targetMethod();
