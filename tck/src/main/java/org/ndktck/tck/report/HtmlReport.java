@@ -286,6 +286,8 @@ public final class HtmlReport {
             #filters{margin:6px 0 10px}#filters label{margin-right:10px;white-space:nowrap}
             article.cx{border:1px solid #ddd;border-left:4px solid #c62828;padding:4px 12px;margin:12px 0}
             article.cx[data-verdict=ADVISORY]{border-left-color:#ef6c00}
+            article.cause{border:1px solid #ddd;border-left:4px solid #c62828;padding:4px 12px;margin:12px 0;background:#fff8f8}
+            article.cause[data-verdict=ADVISORY]{border-left-color:#ef6c00;background:#fffaf3}
             svg.region-drawing{background:#fbfbfb;border:1px solid #eee;max-width:100%;height:auto}
             svg .page{fill:#e3eaf3;stroke:#5c7a99;stroke-width:1}svg .page-label{font-size:10px;fill:#5c7a99}
             svg .region{fill:#66bb6a;fill-opacity:.55;stroke:#2e7d32}svg .fbo{stroke:#1565c0;stroke-width:2;stroke-dasharray:4 2}
