@@ -30,6 +30,9 @@
  *   FAULT_HANG             NdkRegisterMr never returns (GEN-TIME-1)
  *   FAULT_SEGV             NdkRegisterMr with RDMA_READ_SINK dereferences NULL (a crash)
  */
+/* nanosleep, with -std=c11 as the README builds it (C11 alone declares no POSIX function) */
+#define _POSIX_C_SOURCE 200809L
+
 #include "ndk_tck_provider.h"
 
 #include <errno.h>
@@ -38,6 +41,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
@@ -1189,7 +1193,7 @@ static NTSTATUS close_adapter(NDK_OBJECT_HEADER *h, NDK_FN_CLOSE_COMPLETION comp
     while (a->inflight > own) pthread_cond_wait(&a->quiet, &a->lock);
     UNLOCK(a);
     if (own > 0) return STATUS_SUCCESS; /* closed from inside its own callback (a consumer error): keep the memory */
-    while (atomic_load(&a->threads) > 0) usleep(100);
+    while (atomic_load(&a->threads) > 0) nanosleep(&(struct timespec){.tv_nsec = 100000}, NULL);
     free_adapter(a);
     return STATUS_SUCCESS;
 }

@@ -129,9 +129,11 @@ public final class Providers {
         }
         if (c == null) {
             if (!listing.errors().isEmpty()) {
-                throw new LoadException("unknown provider '" + nameOrClass + "', and " + listing.errors().size()
-                        + " provider services entr" + (listing.errors().size() == 1 ? "y" : "ies")
-                        + " could not be loaded: " + String.join("; ", listing.errors()));
+                // a provider whose constructor throws never tells its name: name the failure, not an unknown provider
+                throw new LoadException("cannot load provider '" + nameOrClass + "': no loadable provider has that name, and "
+                        + listing.errors().size() + " provider services entr" + (listing.errors().size() == 1 ? "y" : "ies")
+                        + " failed to load (it may be " + (listing.errors().size() == 1 ? "that one" : "one of them") + "): "
+                        + String.join("; ", listing.errors()));
             }
             return null;
         }

@@ -119,6 +119,9 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         return SkipResult.doNotSkip();
     }
 
+    /** jqwik's advice about the kit's properties stays off the console (see {@link JqwikWarnings}). */
+    private static final boolean QUIET = JqwikWarnings.quiet();
+
     @Override
     public PropertyExecutionResult aroundProperty(PropertyLifecycleContext context, PropertyExecutor property) {
         Method method = context.targetMethod();
@@ -187,8 +190,8 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         Throwable failure = aborted ? null : result.throwable().orElse(null);
         keepOriginalViolation(failure, result);
         PropertyExecutionResult ended = result;
-        String sample = ended.shrunkSample().map(s -> s.parameters().toString())
-                .or(() -> ended.originalSample().map(s -> s.parameters().toString())).orElse("");
+        String sample = ended.shrunkSample().map(s -> SampleText.of(method, s.parameters()))
+                .or(() -> ended.originalSample().map(s -> SampleText.of(method, s.parameters()))).orElse("");
         // a property that passed with fewer tries because its share of the time budget ran out says so
         String passNote = result.status() == PropertyExecutionResult.Status.SUCCESSFUL && TimeBudget.limited()
                 ? TimeBudget.limitedMessage(executed.countTries(), tries) : "";

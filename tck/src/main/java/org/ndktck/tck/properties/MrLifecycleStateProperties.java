@@ -158,6 +158,13 @@ public class MrLifecycleStateProperties {
             return mrs.values().stream().filter(m -> m.live != null).map(m -> m.live).toList();
         }
 
+        /** @return the chain's state as a failure prints it: each MR with its phase, and the stale registrations */
+        @Override
+        public String toString() {
+            return "World{MRs: " + (mrs.isEmpty() ? "none" : mrs.values().stream().map(m -> m + " " + m.phase)
+                    .collect(java.util.stream.Collectors.joining(", "))) + "; stale registrations: " + stale.size() + "}";
+        }
+
         /**
          * @param eligible the MRs a step may act on now
          * @param pick     the step's choice (any non-negative int)

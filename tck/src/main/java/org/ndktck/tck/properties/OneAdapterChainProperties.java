@@ -218,6 +218,13 @@ public class OneAdapterChainProperties {
             return where(m -> m.live != null);
         }
 
+        /** @return the chain's state as a failure prints it: each MR with its phase, and the stale registrations */
+        @Override
+        public String toString() {
+            return "World{MRs: " + (mrs.isEmpty() ? "none" : mrs.values().stream().map(m -> m + " " + m.phase)
+                    .collect(java.util.stream.Collectors.joining(", "))) + "; stale registrations: " + stale.size() + "}";
+        }
+
         static <T> T pick(List<T> eligible, int pick) {
             return eligible.isEmpty() ? null : eligible.get(pick % eligible.size());
         }

@@ -11,7 +11,8 @@ import java.util.Map;
  * {@code tr.rule} per rule with {@code data-verdict}) that check boxes filter by verdict and a text box
  * filters by ID or message, and, for every failing or advisory rule, a section ({@code article.cx}) with the
  * message, the counterexample drawn by {@link RegionDrawing} when its fields can be read, the seed and
- * the replay command.
+ * the replay command. A failing run opens on its failures grouped by cause ({@code section#causes}, see
+ * {@link FailureCauses}), above the table.
  */
 public final class HtmlReport {
     private static final List<String> VERDICTS = List.of("FAIL", "ADVISORY", "PASS", "NOT_APPLICABLE",
@@ -73,6 +74,8 @@ public final class HtmlReport {
             r.notes().forEach(n -> h.append("<li>").append(esc(n)).append("</li>\n"));
             h.append("</ul></section>\n");
         }
+
+        causes(h, r);
 
         h.append("<section id=\"rule-table\"><h2>Rules</h2>\n<div id=\"filters\">Show: ");
         for (String v : VERDICTS) {
@@ -139,6 +142,47 @@ public final class HtmlReport {
         h.append("</section>\n");
         h.append("<script>").append(JS).append("</script>\n</body>\n</html>\n");
         return h.toString();
+    }
+
+    /**
+     * The failures grouped by cause ({@link FailureCauses}), first thing after the counts, so a failing run opens on
+     * what failed: one {@code article.cause} per cause with the rules it made FAIL or ADVISORY (links to their
+     * sections below), what to write first for a set-up error, and the first rule's replay.
+     */
+    private static void causes(StringBuilder h, RunReport r) {
+        List<FailureCauses.FailureCause> causes = FailureCauses.of(r);
+        if (causes.isEmpty()) {
+            return;
+        }
+        Map<String, RunReport.RuleReport> byId = new LinkedHashMap<>();
+        r.rules().forEach(x -> byId.put(x.id(), x));
+        h.append("<section id=\"causes\"><h2>Failures by cause</h2>\n");
+        int n = 0;
+        for (FailureCauses.FailureCause c : causes) {
+            n++;
+            String verdict = !c.failedRules().isEmpty() ? "FAIL" : !c.advisoryRules().isEmpty() ? "ADVISORY" : "UNTESTED";
+            h.append("<article class=\"cause\" id=\"cause-").append(n).append("\" data-verdict=\"").append(verdict).append("\">\n");
+            h.append("<h3><span class=\"badge ").append(verdict).append("\">").append(verdict).append("</span> ")
+                    .append(esc(c.cause())).append("</h3>\n<p>");
+            h.append(c.failedRules().size()).append(" FAIL, ").append(c.advisoryRules().size()).append(" ADVISORY; met by ")
+                    .append(c.properties().size()).append(c.properties().size() == 1 ? " property" : " properties")
+                    .append(" (first: <code>").append(esc(c.properties().get(0))).append("</code>)</p>\n<p class=\"rules\">");
+            for (String id : c.rules()) {
+                h.append("<a href=\"#cx-").append(esc(id)).append("\">").append(esc(id)).append("</a> ");
+            }
+            h.append("</p>\n");
+            if (c.implementFirst() != null) {
+                h.append("<p>Write <b>").append(esc(c.implementFirst())).append("</b> first: the kit cannot set up these rules' "
+                        + "checks without it (<code>./ndk-tck rules --call ").append(esc(c.implementFirst()))
+                        .append("</code>; docs/spi-calls.md ranks the SPI calls by how many rules need them).</p>\n");
+            }
+            RunReport.RuleReport first = c.rule() == null ? null : byId.get(c.rule());
+            if (first != null && first.replay() != null) {
+                h.append("<p>Replay: <code class=\"replay\">").append(esc(first.replay())).append("</code></p>\n");
+            }
+            h.append("</article>\n");
+        }
+        h.append("</section>\n");
     }
 
     /**
@@ -243,6 +287,8 @@ public final class HtmlReport {
             #filters{margin:6px 0 10px}#filters label{margin-right:10px;white-space:nowrap}
             article.cx{border:1px solid #ddd;border-left:4px solid #c62828;padding:4px 12px;margin:12px 0}
             article.cx[data-verdict=ADVISORY]{border-left-color:#ef6c00}
+            article.cause{border:1px solid #ddd;border-left:4px solid #c62828;padding:4px 12px;margin:12px 0;background:#fff8f8}
+            article.cause[data-verdict=ADVISORY]{border-left-color:#ef6c00;background:#fffaf3}
             svg.region-drawing{background:#fbfbfb;border:1px solid #eee;max-width:100%;height:auto}
             svg .page{fill:#e3eaf3;stroke:#5c7a99;stroke-width:1}svg .page-label{font-size:10px;fill:#5c7a99}
             svg .region{fill:#66bb6a;fill-opacity:.55;stroke:#2e7d32}svg .fbo{stroke:#1565c0;stroke-width:2;stroke-dasharray:4 2}

@@ -106,9 +106,24 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
      * @param counterexample its (shrunk) counterexample
      * @param violatedRules  the rules its failure names as broken
      * @param failedRules    the rules reported FAIL or ADVISORY with this failure
+     * @param cause          the property's first failure ({@code violation of RULE}, {@code set-up error: ...}): the
+     *                       key of its entry in {@link #failureCauses()}, which several groups may share
      */
     public record FailureGroup(String property, String seed, String counterexample, List<String> violatedRules,
-                               List<String> failedRules) {
+                               List<String> failedRules, String cause) {
+    }
+
+    /**
+     * The failures of the run grouped by cause (field {@code failureCauses} of report.json, written, not read): one
+     * entry per distinct first failure of the failed properties, with every property that met it and every FAIL or
+     * ADVISORY rule reporting it, so a set-up call that fails for every property, or one provider bug several
+     * properties meet, is one entry (see {@link FailureCauses}).
+     *
+     * @return the causes, in the order their first property ran
+     */
+    @JsonProperty(value = "failureCauses", access = JsonProperty.Access.READ_ONLY)
+    public List<FailureCauses.FailureCause> failureCauses() {
+        return FailureCauses.of(this);
     }
 
     /** @return the failures grouped by the property that found them, in the order the properties ran */
@@ -124,7 +139,8 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
                             && java.util.Objects.equals(r.seed(), p.seed())
                             && java.util.Objects.equals(r.counterexample(), p.counterexample()))
                     .map(RuleReport::id).toList();
-            out.add(new FailureGroup(p.property(), p.seed(), p.counterexample(), p.violatedRules(), charged));
+            out.add(new FailureGroup(p.property(), p.seed(), p.counterexample(), p.violatedRules(), charged,
+                    FailureCauses.causeOf(p)));
         }
         return out;
     }

@@ -1,5 +1,6 @@
 package org.ndktck.tck.runner;
 
+import org.ndktck.tck.report.FailureCauses;
 import org.ndktck.tck.report.ReportWriter;
 import org.ndktck.tck.report.RunReport;
 
@@ -38,6 +39,8 @@ public final class Console implements KitExecution.Progress {
     private volatile String current = "";
     private int lastWidth;
     private long lastTick;
+    /** Set-up errors seen, by {@link Catches.FirstFailure#describe()}, with how many properties met each. */
+    private final Map<String, Integer> setupAgain = new java.util.LinkedHashMap<>();
 
     /**
      * @param out     where to print
@@ -97,16 +100,38 @@ public final class Console implements KitExecution.Progress {
         String line = String.format(Locale.ROOT, "[%" + width + "d/%d properties] %-9s %s  %s  %d tries  %.1f s  (elapsed %s)",
                 Math.min(doneProperties, totalProperties), totalProperties, status, String.join(",", o.property().ruleIds()), o.property().propertyId(),
                 o.tries(), o.durationMillis() / 1000.0, elapsed());
+        // a set-up error met again (the same call failing for property after property) is counted, not printed again
+        String setup = setupCause(o);
+        boolean again = setup != null && setupAgain.merge(setup, 1, Integer::sum) > 1;
         if (mode == Mode.PLAIN) {
-            out.println(line);
+            if (!again) {
+                out.println(line);
+            }
         } else if (mode == Mode.LINE) {
             clear();
-            if (o.failed()) {
+            if (o.failed() && !again) {
                 out.println(line);
             }
             current = "";
             redraw();
         }
+    }
+
+    /**
+     * @param o a property outcome
+     * @return {@code set-up error: } and its message's first line when it failed at the kit's set-up (in this JVM or in
+     *     a worker, whose failure arrives as its message), else null
+     */
+    static String setupCause(PropertyOutcome o) {
+        if (!o.failed()) {
+            return null;
+        }
+        Catches.FirstFailure f = Catches.of(o);
+        if (f != null && f.kind() == Catches.Kind.SETUP) {
+            return f.describe();
+        }
+        String m = firstLine(o.message());
+        return m.startsWith("kit set-up failed: ") ? "set-up error: " + m : null;
     }
 
     @Override
@@ -120,7 +145,16 @@ public final class Console implements KitExecution.Progress {
     public synchronized void done() {
         if (mode == Mode.LINE) {
             clear();
-        } else if (mode == Mode.PLAIN && totalProperties > 0) {
+        }
+        if (mode != Mode.NONE) {
+            setupAgain.forEach((cause, n) -> {
+                if (n > 1) {
+                    out.println("(" + (n - 1) + " more " + plural(n - 1, "property", "properties") + " failed with the same "
+                            + cause + ")");
+                }
+            });
+        }
+        if (mode == Mode.PLAIN && totalProperties > 0) {
             out.println();
         }
     }
@@ -174,7 +208,13 @@ public final class Console implements KitExecution.Progress {
      *                  UNTESTED rules are collapsed into one count line each, which agrees with the summary
      */
     public static void results(PrintStream out, RunReport r, Path reportDir, boolean quiet, boolean verbose) {
-        List<RunReport.RuleReport> rows = r.rules().stream()
+        List<FailureCauses.FailureCause> causes = FailureCauses.of(r);
+        // a cause that stops many rules (a set-up call that fails everywhere) is one line of the table, not one per rule
+        Set<String> folded = new java.util.HashSet<>();
+        List<FailureCauses.FailureCause> foldedCauses = verbose ? List.of()
+                : causes.stream().filter(c -> !c.cause().startsWith("violation of ") && c.rules().size() > FOLD_AT).toList();
+        foldedCauses.forEach(c -> folded.addAll(c.rules()));
+        List<RunReport.RuleReport> rows = r.rules().stream().filter(x -> !folded.contains(x.id()))
                 .filter(x -> quiet ? isFinding(x) : verbose || !COLLAPSED.contains(x.verdict()) || isFinding(x)).toList();
         if (!rows.isEmpty()) {
             int w = Math.max(4, rows.stream().mapToInt(x -> x.id().length()).max().orElse(4));
@@ -191,6 +231,9 @@ public final class Console implements KitExecution.Progress {
                     out.println(" ".repeat(head.length()) + parts.get(i));
                 }
             }
+        }
+        for (FailureCauses.FailureCause c : foldedCauses) {
+            out.println("(" + counts(c) + " not shown: " + c.cause() + "; listed once below)");
         }
         if (!quiet && !verbose) {
             long notTestable = r.rules().stream().filter(x -> x.verdict().equals("NOT_TESTABLE")).count();
@@ -215,8 +258,21 @@ public final class Console implements KitExecution.Progress {
         }
         // a counterexample (or action chain) shown once: a later rule with the same one refers to the first
         java.util.Map<String, String> shown = new java.util.HashMap<>();
+        Map<String, FailureCauses.FailureCause> grouped = new HashMap<>();
+        for (FailureCauses.FailureCause c : causes) {
+            if (c.rules().size() > 1 || c.properties().size() > 1 && c.setup()) {
+                c.rules().forEach(id -> grouped.put(id, c));
+            }
+        }
         for (RunReport.RuleReport x : r.rules()) {
             if (!isFinding(x)) {
+                continue;
+            }
+            FailureCauses.FailureCause cause = grouped.get(x.id());
+            if (cause != null) {
+                if (x.id().equals(cause.rule())) {
+                    printCause(out, r, cause, x, shown);
+                }
                 continue;
             }
             out.println(x.verdict() + " " + x.id() + " (" + x.strength().replace('_', ' ') + ")"
@@ -289,6 +345,58 @@ public final class Console implements KitExecution.Progress {
         String q = java.util.regex.Pattern.quote(id);
         return note.replaceFirst("^\\[" + q + "\\]\\s*(?:(?:MUST|SHOULD|MAY)(?: NOT)?\\s*:)?\\s*", "")
                 .replaceFirst("^" + q + ":\\s+", "");
+    }
+
+    /** A cause other than a rule violation that more rules than this report is one line of the table. */
+    static final int FOLD_AT = 3;
+
+    /**
+     * Prints one cause that several rules report (or several properties met at set-up) once: the cause, the rules
+     * under it, what to write first for a set-up error, then its first rule's message (a set-up error's message is
+     * the cause itself and its counterexample is unrelated to it, so neither is repeated), seed and replay.
+     */
+    private static void printCause(PrintStream out, RunReport r, FailureCauses.FailureCause c, RunReport.RuleReport first,
+                                   Map<String, String> shown) {
+        String verdict = c.failedRules().isEmpty() ? "ADVISORY" : "FAIL";
+        out.println(verdict + " " + c.cause());
+        out.println("    one cause: " + counts(c) + ", met by " + c.properties().size() + " "
+                + plural(c.properties().size(), "property", "properties"));
+        if (!c.failedRules().isEmpty()) {
+            wrap("FAIL: " + String.join(", ", c.failedRules()), TABLE_WIDTH - 4, 3).forEach(l -> out.println("    " + l));
+        }
+        if (!c.advisoryRules().isEmpty()) {
+            wrap("ADVISORY: " + String.join(", ", c.advisoryRules()), TABLE_WIDTH - 4, 4).forEach(l -> out.println("    " + l));
+        }
+        if (c.implementFirst() != null) {
+            wrap("write " + c.implementFirst() + " first: the kit cannot set up these rules' checks without it ("
+                    + "`./ndk-tck rules --call " + c.implementFirst() + "` lists the rules it serves; docs/spi-calls.md ranks "
+                    + "the SPI calls by how many rules need them)", TABLE_WIDTH - 4, 3).forEach(l -> out.println("    " + l));
+        } else {
+            indent(out, onceEach(first.id(), first.message(), shown), 40);
+            if (first.counterexample() != null) {
+                String key = "cx " + first.seed() + " " + first.counterexample();
+                String was = shown.putIfAbsent(key, first.id());
+                out.println("    counterexample: " + (was == null ? firstLine(first.counterexample())
+                        : "the same as " + was + "'s above"));
+            }
+        }
+        out.println("    first met by: " + c.properties().get(0));
+        out.println("    seed: " + r.seed() + (first.seed() == null ? "" : " (property seed " + first.seed() + ")"));
+        if (first.replay() != null) {
+            out.println("    replay: " + first.replay());
+        }
+        out.println();
+    }
+
+    private static String counts(FailureCauses.FailureCause c) {
+        List<String> parts = new java.util.ArrayList<>();
+        if (!c.failedRules().isEmpty()) {
+            parts.add(c.failedRules().size() + " FAIL");
+        }
+        if (!c.advisoryRules().isEmpty()) {
+            parts.add(c.advisoryRules().size() + " ADVISORY");
+        }
+        return String.join(" and ", parts) + " " + plural(c.rules().size(), "rule", "rules");
     }
 
     /** Verdicts collapsed into a count line unless {@code --verbose}. */

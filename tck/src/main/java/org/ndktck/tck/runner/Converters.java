@@ -33,6 +33,9 @@ final class Converters {
         @Override
         public String convert(String value) {
             int eq = value.indexOf('=');
+            if (value.strip().equals(SettingsHelp.KEY)) {
+                return SettingsHelp.KEY + "=1";
+            }
             if (eq < 0) {
                 throw new CommandLine.TypeConversionException("'" + value + "' is not KEY=VALUE (e.g. completion=pending)");
             }

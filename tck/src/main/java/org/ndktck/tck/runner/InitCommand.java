@@ -74,7 +74,8 @@ public final class InitCommand implements Callable<Integer> {
                 new Output("src/main/resources/META-INF/services/org.ndktck.spec.NdkProvider", "services.template"),
                 new Output("src/test/java/" + packagePath + "/" + prefix + "ConformanceTest.java", "ConformanceTest.java.template"),
                 new Output(".github/workflows/ndk-tck.yml", "workflow.yml.template"),
-                new Output("README.md", "README.md.template"));
+                new Output("README.md", "README.md.template"),
+                new Output(".gitignore", "gitignore.template"));
     }
 
     /** @param name a provider name such as {@code acme-rnic} @return its class prefix, {@code AcmeRnic} */
@@ -112,7 +113,7 @@ public final class InitCommand implements Callable<Integer> {
             throw new UsageException("bad --package '" + javaPackage + "': a Java package name in lower case", "e.g. --package com.acme.ndk");
         }
         if (Files.exists(dir) && (!Files.isDirectory(dir) || !isEmpty(dir))) {
-            throw new UsageException("init: " + dir + " exists and is not an empty directory", "name a new directory");
+            throw new UsageException(dir + " exists and is not an empty directory", "name a new directory");
         }
         String prefix = prefix(name);
         String packagePath = javaPackage.replace('.', '/');
@@ -124,6 +125,7 @@ public final class InitCommand implements Callable<Integer> {
         values.put("@GROUP@", groupId == null ? javaPackage : groupId);
         values.put("@ARTIFACT@", name.toLowerCase(Locale.ROOT));
         values.put("@VERSION@", kitVersion());
+        values.put("@KIT_ROOT@", kitRoot());
         for (Output o : outputs(prefix, packagePath)) {
             String text = template(o.template());
             for (Map.Entry<String, String> e : values.entrySet()) {
@@ -134,7 +136,7 @@ public final class InitCommand implements Callable<Integer> {
                 Files.createDirectories(target.getParent());
                 Files.writeString(target, text, StandardCharsets.UTF_8);
             } catch (IOException e) {
-                throw new UsageException("init: cannot write " + target + ": " + e, "name a directory you can write to");
+                throw new UsageException("cannot write " + target + ": " + e, "name a directory you can write to");
             }
         }
         parent.out.println("ndk-tck init: wrote provider '" + name + "' (" + javaPackage + "." + prefix + "Provider) to " + dir);
@@ -142,6 +144,27 @@ public final class InitCommand implements Callable<Integer> {
                 + values.get("@VERSION@") + " runs on it in the test phase");
         parent.out.println("  next: install the kit (mvn -B -DskipTests install at the kit's root), then cd " + dir + " && mvn -B verify");
         return NdkTckCommand.OK;
+    }
+
+    /**
+     * @return the kit's checkout this command runs from (the directory holding {@code ./ndk-tck}, when the command runs
+     *     from its {@code cli/target/ndk-tck.jar}), so the generated README's commands work as written; else a
+     *     placeholder the README explains
+     */
+    static String kitRoot() {
+        try {
+            java.security.CodeSource src = InitCommand.class.getProtectionDomain().getCodeSource();
+            if (src != null && src.getLocation() != null) {
+                Path jar = Path.of(src.getLocation().toURI());
+                Path root = jar.getParent() == null || jar.getParent().getParent() == null ? null : jar.getParent().getParent().getParent();
+                if (root != null && Files.isRegularFile(root.resolve("ndk-tck")) && Files.isDirectory(root.resolve("cli"))) {
+                    return root.toString();
+                }
+            }
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            // the placeholder
+        }
+        return "/path/to/ndk-tck";
     }
 
     private static boolean isEmpty(Path d) throws IOException {

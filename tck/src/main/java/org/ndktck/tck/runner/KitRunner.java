@@ -146,6 +146,10 @@ public final class KitRunner {
         Set<String> patternSelected = select(catalog, o.rules());
         Exclusions exclusions = o.exclusions() == null ? Exclusions.NONE : Exclusions.read(o.exclusions(), ids);
 
+        if (Files.exists(o.reportDir()) && !Files.isDirectory(o.reportDir())) {
+            throw new UsageException("--report-dir " + o.reportDir() + " is a file, not a directory",
+                    "name a directory (it is created when missing)");
+        }
         try {
             Files.createDirectories(o.reportDir());
         } catch (IOException | RuntimeException e) {
@@ -479,7 +483,9 @@ public final class KitRunner {
          * @return the command replaying it
          */
         public String replay(String ruleId) {
-            String cmd = Replay.command(options.provider(), options.providerJars(), options.settings(),
+            // absolute jars: the replay runs from the kit's checkout whatever directory the run was started in
+            String cmd = Replay.command(options.provider(), options.providerJars().stream()
+                            .map(j -> j.toAbsolutePath().normalize()).toList(), options.settings(),
                     options.profile().name(), options.tries(), options.timeoutFactor(), options.kitPackage(),
                     ruleId != null ? ruleId : options.rules(), seed);
             if (ruleId == null && options.shard() != null) {

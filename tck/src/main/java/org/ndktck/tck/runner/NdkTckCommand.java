@@ -53,7 +53,7 @@ public final class NdkTckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        err.println("ndk-tck: a command is required: run, rules, explain, merge or selftest (hint: ./ndk-tck --help)");
+        err.println("ndk-tck: a command is required: run, rules, explain, merge, providers, init or selftest (hint: ./ndk-tck --help)");
         return USAGE;
     }
 
@@ -95,10 +95,21 @@ public final class NdkTckCommand implements Callable<Integer> {
             String cmd = ex.getCommandLine().getCommandName();
             String prefix = cmd.equals("ndk-tck") ? "ndk-tck" : "ndk-tck " + cmd;
             String hint = "./" + prefix.replace("ndk-tck ", "ndk-tck ") + " --help lists the options";
-            if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
-                hint = "did you mean " + String.join(" or ", u.getSuggestions()) + "? " + hint;
+            String message = UsageException.oneLine(ex.getMessage());
+            if (ex instanceof CommandLine.UnmatchedArgumentException u) {
+                List<String> suggestions = u.getSuggestions();
+                String word = u.getUnmatched().isEmpty() ? "" : u.getUnmatched().get(0);
+                if (cmd.equals("ndk-tck") && !word.startsWith("-")) {
+                    // a mistyped command: the commands a letter or two away, or that start with what was typed
+                    suggestions = CommandSuggestions.near(word, ex.getCommandLine().getSubcommands().keySet());
+                    message = "unknown command '" + word + "'";
+                    hint = "./ndk-tck --help lists the commands";
+                }
+                if (!suggestions.isEmpty()) {
+                    hint = "did you mean " + String.join(" or ", suggestions) + "? " + hint;
+                }
             }
-            err.println(prefix + ": " + UsageException.oneLine(ex.getMessage()) + " (hint: " + hint + ")");
+            err.println(prefix + ": " + message + " (hint: " + hint + ")");
             return USAGE;
         });
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {

@@ -191,9 +191,35 @@ public final class PlatformReports implements TestExecutionListener {
             return; // no kit property ran here
         }
         try {
-            ReportWriter.write(report(r, outcomes), r.dir, true);
+            RunReport report = report(r, outcomes);
+            ReportWriter.write(report, r.dir, true);
+            MavenRouteSummary.lines(report, r.dir).forEach(System.out::println);
         } catch (Exception | LinkageError e) {
             System.err.println("ndk-tck: could not write the kit's report to " + r.dir + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * @return the directory or jar the provider's class came from, for the replay's {@code --provider-jar}: the build's
+     *     own classes ({@code target/classes}); empty for a provider of the kit's own jars ({@code org.ndktck.*}), which
+     *     {@code ./ndk-tck} has already, or when the location is not a file
+     */
+    private static List<java.nio.file.Path> providerJars(Run r) {
+        if (r.provider == null) {
+            return List.of();
+        }
+        Class<?> type = r.provider.provider().getClass();
+        if (type.getName().startsWith("org.ndktck.")) {
+            return List.of();
+        }
+        try {
+            java.security.CodeSource src = type.getProtectionDomain().getCodeSource();
+            if (src == null || src.getLocation() == null || !"file".equals(src.getLocation().getProtocol())) {
+                return List.of();
+            }
+            return List.of(java.nio.file.Path.of(src.getLocation().toURI()));
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            return List.of();
         }
     }
 
@@ -212,7 +238,8 @@ public final class PlatformReports implements TestExecutionListener {
                 : new TckConfig("?", Map.of(), 0, false, TckConfig.Profile.STANDARD, Optional.empty(), 1.0);
         String profile = c.profile().name().toLowerCase(Locale.ROOT);
         Integer tries = c.tries().orElse(null);
-        java.util.function.Function<String, String> replay = rules -> Replay.command(c.provider(), List.of(), c.settings(),
+        List<java.nio.file.Path> jars = providerJars(r);
+        java.util.function.Function<String, String> replay = rules -> Replay.command(c.provider(), jars, c.settings(),
                 profile, tries, c.timeoutFactor(), KitDiscovery.KIT_PACKAGE, rules, c.seed());
         NdkAdapterInfo info = r.adapterInfo;
         List<RunReport.RuleReport> rules = Verdicts.compute(catalog, selected, Map.of(), byRule, outcomes, advisories,
@@ -253,8 +280,9 @@ public final class PlatformReports implements TestExecutionListener {
             notes.add(r.jobsNotice.substring("ndk-tck: ".length()));
         }
         notes.add("written by the kit's JUnit Platform listener in the provider's own build; each rule's replay is the "
-                + "equivalent ./ndk-tck command (add --provider-jar for the provider's jars), or replay the whole run with "
-                + "-D" + TckConfig.SEED + "=" + c.seed());
+                + "equivalent ./ndk-tck command, run from the kit's checkout (its --provider-jar is the provider's own classes; "
+                + "add the jars they depend on), or replay in this build: the whole run with -D" + TckConfig.SEED + "=" + c.seed()
+                + ", one rule with -D" + TckConfig.SEED + "=" + c.seed() + " -Dgroups=RULE");
         int exit = r.setupError != null ? NdkTckCommand.USAGE : Summaries.exitCode(rules, false);
         RunReport.Provider prov = new RunReport.Provider(c.provider(), className, description, List.of(), settings,
                 new java.util.TreeMap<>(c.settings()), adapter, r.setupError);

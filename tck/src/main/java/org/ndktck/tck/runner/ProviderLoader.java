@@ -147,7 +147,7 @@ public final class ProviderLoader {
                 message = message.replaceAll("[:;,]?\\s*known settings are [^;()]*$", "");
             }
             throw new UsageException(message, keys.isEmpty() ? "check the --set KEY=VALUE pairs"
-                    : "settings of this provider: " + keys + "; ./ndk-tck run --help");
+                    : "settings of this provider: " + keys + "; --set help lists their values and defaults");
         } finally {
             t.setContextClassLoader(before);
         }

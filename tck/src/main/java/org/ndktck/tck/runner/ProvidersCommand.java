@@ -27,6 +27,9 @@ public final class ProvidersCommand implements Callable<Integer> {
     @Option(names = "--provider-jar", paramLabel = "PATH", description = "Jar or class directory with more providers; repeatable.")
     List<Path> providerJars = new ArrayList<>();
 
+    @Option(names = "--settings", description = "Under each provider, its settings (--set KEY=VALUE of run) with their values and default.")
+    boolean settings;
+
     @Option(names = "--names", paramLabel = "PATTERN", split = ",",
             description = "Only providers whose names match these globs, e.g. 'fault:MR-FR-*'.")
     List<String> patterns = new ArrayList<>();
@@ -48,6 +51,9 @@ public final class ProvidersCommand implements Callable<Integer> {
         int w = chosen.stream().mapToInt(p -> p.name().length()).max().orElse(4);
         for (NdkProvider p : chosen) {
             parent.out.printf(Locale.ROOT, "%-" + w + "s  %s%n", p.name(), p.description());
+            if (settings) {
+                SettingsHelp.lines(p, w + 2).forEach(parent.out::println);
+            }
         }
         parent.out.println();
         parent.out.println(chosen.size() + " of " + all.size() + " providers; ./ndk-tck run --provider NAME runs the kit against one");

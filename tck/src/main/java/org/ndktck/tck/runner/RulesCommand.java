@@ -20,7 +20,8 @@ import java.util.concurrent.Callable;
 @Command(name = "rules", mixinStandardHelpOptions = true, versionProvider = NdkTckCommand.Version.class, sortOptions = false,
         description = {"Lists the rule catalog: ID, strength, how the kit checks it, the number of the kit's properties for it "
                 + "and the title, then one line 'property Class#method' for each of those properties.",
-                "With --json: {\"kitVersion\", \"rules\": [every field of each rule + \"properties\"], \"ambiguities\": [...]}.", ""})
+                "With --call NAME: only the rules whose properties make that SPI call.",
+                "With --json: {\"kitVersion\", \"rules\": [every field of each rule + \"properties\" + \"spiCalls\"], \"ambiguities\": [...]}.", ""})
 public final class RulesCommand implements Callable<Integer> {
     @ParentCommand
     NdkTckCommand parent;
@@ -31,6 +32,10 @@ public final class RulesCommand implements Callable<Integer> {
     @Option(names = "--rules", paramLabel = "PATTERN", split = ",", description = "Only rules matching these IDs or globs.")
     List<String> rules;
 
+    @Option(names = "--call", paramLabel = "NAME", description = "Only the rules this SPI call serves: the rules whose "
+            + "properties make it (set-up included), as docs/spi-calls.md lists them, e.g. --call NdkCreatePd.")
+    String call;
+
     @Option(names = "--kit-package", hidden = true)
     String kitPackage = System.getProperty("ndk.tck.runner.kitPackage", KitDiscovery.KIT_PACKAGE);
 
@@ -40,13 +45,24 @@ public final class RulesCommand implements Callable<Integer> {
         Set<String> chosen = KitRunner.select(catalog, rules == null ? null : String.join(",", rules));
         Map<String, List<PropertyInfo>> byRule = KitDiscovery.byRule(
                 KitDiscovery.discover(kitPackage, RulesCommand.class.getClassLoader(), Map.of()));
-        List<Rule> list = catalog.rules().stream().filter(r -> chosen.contains(r.id())).toList();
+        SpiCalls spiCalls = SpiCalls.shipped();
+        Set<String> served = null;
+        if (call != null) {
+            String c = spiCalls.call(call).orElseThrow(() -> new UsageException("no rule's properties make the SPI call '" + call
+                    + "'; the calls: " + String.join(", ", spiCalls.calls()), "name one of them, as docs/spi-calls.md spells it"));
+            served = Set.copyOf(spiCalls.rulesServed(c));
+            call = c;
+        }
+        Set<String> servedRules = served;
+        List<Rule> list = catalog.rules().stream().filter(r -> chosen.contains(r.id()))
+                .filter(r -> servedRules == null || servedRules.contains(r.id())).toList();
         if (json) {
             List<Map<String, Object>> out = new ArrayList<>();
             for (Rule r : list) {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> m = new LinkedHashMap<>(ReportWriter.mapper().convertValue(r, Map.class));
                 m.put("properties", byRule.getOrDefault(r.id(), List.of()).stream().map(PropertyInfo::propertyId).toList());
+                m.put("spiCalls", spiCalls.of(r.id()));
                 out.add(m);
             }
             Map<String, Object> doc = new LinkedHashMap<>();
@@ -55,6 +71,10 @@ public final class RulesCommand implements Callable<Integer> {
             doc.put("ambiguities", catalog.ambiguities());
             parent.out.println(ReportWriter.mapper().writeValueAsString(doc));
             return NdkTckCommand.OK;
+        }
+        if (call != null) {
+            parent.out.println(call + " serves " + list.size() + " " + Console.plural(list.size(), "rule", "rules")
+                    + ": their properties call it (set-up included), so they cannot pass until it works (docs/spi-calls.md)");
         }
         int w = Math.max(2, list.stream().mapToInt(r -> r.id().length()).max().orElse(2));
         parent.out.printf(Locale.ROOT, "%-" + w + "s  %-11s  %-23s  %5s  %s%n", "ID", "STRENGTH", "CHECK", "PROPS", "TITLE");

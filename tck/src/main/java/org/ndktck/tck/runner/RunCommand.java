@@ -139,6 +139,14 @@ public final class RunCommand implements Callable<Integer> {
                 shard == null ? null : Shard.parse(shard), reportDir, kitPackage,
                 propertyTimeoutSeconds == null ? null : Math.max(1, Math.round(propertyTimeoutSeconds * 1000)), today,
                 budgetMillis());
+        if (o.settings().containsKey(SettingsHelp.KEY)) {
+            org.ndktck.spec.NdkProvider named = ProviderLoader.find(o.provider(), ProviderLoader.classLoader(o.providerJars()));
+            if (SettingsHelp.asked(o.settings(), named)) {
+                parent.out.println("settings of provider '" + named.name() + "' (--set KEY=VALUE): values and default");
+                SettingsHelp.lines(named, 2).forEach(parent.out::println);
+                return NdkTckCommand.OK;
+            }
+        }
         int requested = ParallelRun.jobs(jobs);
         KitRunner.Prepared p = KitRunner.prepare(o);
         if (claims != null) {

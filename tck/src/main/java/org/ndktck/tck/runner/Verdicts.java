@@ -154,7 +154,8 @@ public final class Verdicts {
         } else if (!failed.isEmpty()) {
             boolean exposed = failed.stream().anyMatch(f -> Failures.violationMessage(f.failure(), id)
                     .map(m -> m.contains(MEMORY_EXPOSED)).orElse(false));
-            verdict = recommendation || (kitInterpretationOnly(rule) && !exposed) ? Verdict.ADVISORY : Verdict.FAIL;
+            verdict = recommendation || setUpOnlyOfAPermission(strength, failed)
+                    || (kitInterpretationOnly(rule) && !exposed) ? Verdict.ADVISORY : Verdict.FAIL;
             PropertyOutcome first = failed.get(0);
             StringBuilder sb = new StringBuilder();
             for (PropertyOutcome f : failed) {
@@ -348,5 +349,24 @@ public final class Verdicts {
 
     private static String blankToNull(String s) {
         return s == null || s.isBlank() ? null : s;
+    }
+
+    /**
+     * A set-up error (the provider failed a call the kit needs before it can judge anything, such as NdkCreatePd
+     * returning STATUS_NOT_IMPLEMENTED) is charged to each rule it stops at that rule's level: FAIL for MUST and
+     * MUST NOT, ADVISORY for SHOULD, SHOULD NOT and MAY. A MAY rule grants a freedom and is no stronger than a SHOULD
+     * rule, so the same cause never makes it FAIL while a SHOULD rule is ADVISORY; a MAY rule's property that finds
+     * a real breach (say, a refused create that leaks, GEN-CB-5) still FAILs it.
+     *
+     * @param strength the rule's strength, or null
+     * @param failed   the failures charged to the rule
+     * @return whether the rule is a MAY rule whose every charged failure is a set-up error
+     */
+    static boolean setUpOnlyOfAPermission(Strength strength, List<PropertyOutcome> failed) {
+        return strength == Strength.MAY && !failed.isEmpty()
+                && failed.stream().allMatch(o -> {
+                    Catches.FirstFailure f = Catches.of(o);
+                    return f != null && f.kind() == Catches.Kind.SETUP;
+                });
     }
 }

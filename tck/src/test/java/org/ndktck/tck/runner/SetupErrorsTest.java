@@ -88,7 +88,7 @@ class SetupErrorsTest {
         Path jar = services("com.example.ndk.MissingProvider", BrokenProviders.CtorThrows.class.getName());
         Path d = tmp.resolve("svc");
         setupError(run(d, "--provider-jar", jar.toString(), "--provider", "my-provider"), d,
-                "unknown provider 'my-provider'", "com.example.ndk.MissingProvider not found", "firmware blob missing");
+                "cannot load provider 'my-provider'", "com.example.ndk.MissingProvider not found", "firmware blob missing");
     }
 
     @Test
