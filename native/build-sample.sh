@@ -29,9 +29,18 @@ build libndk_sample_fault_MR-REG-7 -DFAULT_MR_REG_7 -DSAMPLE_NAME='"ndk-sample f
 build libndk_sample_fault_GEN-CB-1_twice -DFAULT_GEN_CB_1_TWICE -DSAMPLE_NAME='"ndk-sample fault GEN-CB-1/twice"'
 build libndk_sample_fault_GEN-TIME-1_hang -DFAULT_HANG -DSAMPLE_NAME='"ndk-sample fault GEN-TIME-1/hang"'
 build libndk_sample_crash -DFAULT_SEGV -DSAMPLE_NAME='"ndk-sample crash"'
+# process isolation (--set isolation=process, --set sanitizer=...): the relay the kit loads, and the host
+# process that runs a provider's library: plain, under AddressSanitizer + UndefinedBehaviorSanitizer, under
+# ThreadSanitizer (gcc ships the three runtimes: libasan, libubsan, libtsan)
+hostflags=(-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -pthread -I "$here/include" -I "$here/host")
+"$cc" "${hostflags[@]}" -fPIC -shared -fvisibility=hidden -o "$out/libndk_tck_relay.so" "$here/host/ndk_tck_relay.c"
+"$cc" "${hostflags[@]}" -rdynamic -o "$out/ndk-tck-host" "$here/host/ndk_tck_host.c" -ldl
+"$cc" "${hostflags[@]}" -fsanitize=address,undefined -fno-omit-frame-pointer -o "$out/ndk-tck-host-asan" \
+    "$here/host/ndk_tck_host.c" -ldl
+"$cc" "${hostflags[@]}" -fsanitize=thread -fPIE -pie -o "$out/ndk-tck-host-tsan" "$here/host/ndk_tck_host.c" -ldl
 # broken libraries for the bridge's tests
 build libndk_sample_header99 -DSAMPLE_HEADER_VERSION=99u -DSAMPLE_NAME='"ndk-sample header 99"'
 printf 'int ndk_tck_nothing_here(void) { return 0; }\n' > "$out/missing_symbol.c"
 "$cc" -shared -fPIC -o "$out/libndk_missing_symbol.so" "$out/missing_symbol.c"
 printf 'this is not a shared library\n' > "$out/libndk_not_a_library.so"
-echo "build-sample.sh: built $(ls "$out"/*.so | wc -l) libraries in $out"
+echo "build-sample.sh: built $(ls "$out"/*.so | wc -l) libraries and $(ls "$out"/ndk-tck-host* | wc -l) host executables in $out"
