@@ -29,6 +29,18 @@ build libndk_sample_fault_MR-REG-7 -DFAULT_MR_REG_7 -DSAMPLE_NAME='"ndk-sample f
 build libndk_sample_fault_GEN-CB-1_twice -DFAULT_GEN_CB_1_TWICE -DSAMPLE_NAME='"ndk-sample fault GEN-CB-1/twice"'
 build libndk_sample_fault_GEN-TIME-1_hang -DFAULT_HANG -DSAMPLE_NAME='"ndk-sample fault GEN-TIME-1/hang"'
 build libndk_sample_crash -DFAULT_SEGV -DSAMPLE_NAME='"ndk-sample crash"'
+# memory and thread faults: each also built with the sanitizers' flags (README), for --set sanitizer=...
+san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+for f in UAF:MR-DEREG-3_uaf DOUBLE_FREE:MR-DEREG-2_double-free RACE:MR-TOK-6_race RARE_SEGV:MR-REG-13_rare-crash \
+         RARE_HANG:GEN-TIME-1_rare-hang; do
+    name="libndk_sample_fault_${f#*:}"
+    build "$name" "-DFAULT_${f%%:*}" -DSAMPLE_NAME="\"ndk-sample fault ${f#*:}\""
+done
+build libndk_sample_fault_MR-DEREG-3_uaf_asan -DFAULT_UAF "${san[@]}" -DSAMPLE_NAME='"ndk-sample fault MR-DEREG-3/uaf (asan)"'
+build libndk_sample_fault_MR-DEREG-2_double-free_asan -DFAULT_DOUBLE_FREE "${san[@]}" \
+    -DSAMPLE_NAME='"ndk-sample fault MR-DEREG-2/double-free (asan)"'
+build libndk_sample_fault_MR-TOK-6_race_tsan -DFAULT_RACE -fsanitize=thread -DSAMPLE_NAME='"ndk-sample fault MR-TOK-6/race (tsan)"'
+build libndk_sample_asan "${san[@]}" -DSAMPLE_NAME='"ndk-sample (asan)"'
 # process isolation (--set isolation=process, --set sanitizer=...): the relay the kit loads, and the host
 # process that runs a provider's library: plain, under AddressSanitizer + UndefinedBehaviorSanitizer, under
 # ThreadSanitizer (gcc ships the three runtimes: libasan, libubsan, libtsan)

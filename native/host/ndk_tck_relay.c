@@ -55,16 +55,19 @@ static long call_bound_ms; /* a call that outlives this is abandoned: the host i
 static uint64_t next_id = 1;
 static NDK_TCK_PROVIDER_INFO info;
 static NDK_TCK_SETTING_INFO *info_settings;
-static NDK_TCK_SETTING *settings; /* the last NdkTckConfigure's, for a restarted host */
-static ULONG setting_count;
-static uint64_t remote_config;
+/* One NdkTckConfigure's result: its settings (for a restarted host) and the host's configuration pointer. */
+typedef struct relay_config {
+    NDK_TCK_SETTING *settings;
+    ULONG count;
+    uint64_t remote;
+    uint32_t gen; /* the host generation that made remote */
+} relay_config;
 static uint32_t frmr_page_count = 1u << 20;
 static NDK_FN_REQUEST_COMPLETION request_cb;
 static NDK_FN_CREATE_COMPLETION create_cb;
 static NDK_FN_CLOSE_COMPLETION close_cb;
 static NDK_TCK_FN_READ_FRAME read_cb;
 static NDK_TCK_FN_WRITE_FRAME write_cb;
-static int config_token;
 
 #define PROXY_BUCKETS 4096
 static proxy *proxies[PROXY_BUCKETS];
@@ -936,7 +939,8 @@ NDK_TCK_EXPORT const NDK_TCK_PROVIDER_INFO *NdkTckGetProviderInfo(void) {
     return info.Name ? &info : NULL;
 }
 
-static NTSTATUS configure_locked(const NDK_TCK_SETTING *s, ULONG n, char *message, ULONG size, ULONG *ps) {
+static NTSTATUS configure_locked(const NDK_TCK_SETTING *s, ULONG n, char *message, ULONG size, ULONG *ps,
+                                 uint64_t *remote) {
     uint32_t g = gen;
     wbuf b = {0};
     wb_u32(&b, n);
@@ -961,49 +965,53 @@ static NTSTATUS configure_locked(const NDK_TCK_SETTING *s, ULONG n, char *messag
     free(m);
     free(payload);
     if (ps) *ps = page;
-    if (st == STATUS_SUCCESS) remote_config = config;
+    if (st == STATUS_SUCCESS) *remote = config;
     return st;
 }
 
 NDK_TCK_EXPORT NTSTATUS NdkTckConfigure(const NDK_TCK_SETTING *s, ULONG n, char *message, ULONG size, ULONG *ps,
                                         PVOID *config) {
     pthread_mutex_lock(&lock);
-    NTSTATUS st = configure_locked(s, n, message, size, ps);
-    if (st == STATUS_SUCCESS) {
-        for (ULONG i = 0; i < setting_count; i++) {
-            free((char *)settings[i].Key);
-            free((char *)settings[i].Value);
-        }
-        free(settings);
-        settings = calloc(n ? n : 1, sizeof *settings);
+    uint64_t remote = 0;
+    NTSTATUS st = configure_locked(s, n, message, size, ps, &remote);
+    if (st == STATUS_SUCCESS) { /* kept for the process's life: the kit configures a library a few times at most */
+        relay_config *c = calloc(1, sizeof *c);
+        c->settings = calloc(n ? n : 1, sizeof *c->settings);
         for (ULONG i = 0; i < n; i++) {
-            settings[i].Key = strdup(s[i].Key ? s[i].Key : "");
-            settings[i].Value = strdup(s[i].Value ? s[i].Value : "");
+            c->settings[i].Key = strdup(s[i].Key ? s[i].Key : "");
+            c->settings[i].Value = strdup(s[i].Value ? s[i].Value : "");
         }
-        setting_count = n;
-        if (config) *config = &config_token;
+        c->count = n;
+        c->remote = remote;
+        c->gen = gen;
+        if (config) *config = c;
     }
     pthread_mutex_unlock(&lock);
     return st;
 }
 
 NDK_TCK_EXPORT NTSTATUS NdkTckOpenAdapter(PVOID config, const NDK_TCK_HOST *host, NDK_ADAPTER **out) {
-    (void)config;
+    relay_config *c = config;
+    if (c == NULL) return STATUS_INVALID_PARAMETER;
     pthread_mutex_lock(&lock);
-    if (!alive) { /* the last host ended: a fresh one, configured as the last was */
-        char message[512];
-        if (start_host_locked(message, sizeof message) != 0) {
-            size_t n = strlen(lost);
-            snprintf(lost + n, sizeof lost - n, "; restart failed: %s", message);
-            pthread_mutex_unlock(&lock);
-            return NDK_TCK_RELAY_HOST_LOST;
-        }
-        ULONG ps;
-        if (configure_locked(settings, setting_count, message, sizeof message, &ps) != STATUS_SUCCESS) {
-            pthread_mutex_unlock(&lock);
-            return NDK_TCK_RELAY_HOST_LOST;
-        }
+    char message[512];
+    if (!alive && start_host_locked(message, sizeof message) != 0) { /* the last host ended: a fresh one */
+        size_t n = strlen(lost);
+        snprintf(lost + n, sizeof lost - n, "; restart failed: %s", message);
+        pthread_mutex_unlock(&lock);
+        return NDK_TCK_RELAY_HOST_LOST;
     }
+    if (c->gen != gen) { /* configured on an earlier host: configure this one the same way */
+        ULONG ps;
+        uint64_t remote = 0;
+        if (configure_locked(c->settings, c->count, message, sizeof message, &ps, &remote) != STATUS_SUCCESS) {
+            pthread_mutex_unlock(&lock);
+            return NDK_TCK_RELAY_HOST_LOST;
+        }
+        c->remote = remote;
+        c->gen = gen;
+    }
+    uint64_t remote_config = c->remote;
     uint32_t g = gen;
     if (host) {
         read_cb = host->ReadFrame;

@@ -111,8 +111,12 @@ final class HostRelay {
         }
         NativeLibrary relay;
         try {
-            relay = NativeLibrary.getInstance(dir.resolve(RELAY).toString());
-        } catch (UnsatisfiedLinkError | RuntimeException e) {
+            // one copy of the relay per library and sanitizer: each loads as a library of its own, with its own host
+            Path copy = Files.createTempFile("libndk_tck_relay-", ".so");
+            copy.toFile().deleteOnExit();
+            Files.copy(dir.resolve(RELAY), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            relay = NativeLibrary.getInstance(copy.toString());
+        } catch (IOException | UnsatisfiedLinkError | RuntimeException e) {
             throw new InvalidSettingException("cannot load the relay " + dir.resolve(RELAY) + ": " + e.getMessage());
         }
         StringBuilder env = new StringBuilder();

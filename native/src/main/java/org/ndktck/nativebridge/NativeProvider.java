@@ -59,7 +59,7 @@ public final class NativeProvider implements NdkProvider {
         d.put(SANITIZER, "none|address|undefined|thread: runs the library (built with the README's flags) in a host "
                 + "process under that sanitizer; a report FAILs the running property's rule; default none");
         d.put(HOST_DIR, "directory of libndk_tck_relay.so and ndk-tck-host*; default native/target/native");
-        d.put(CRASH_LOG_DIR, "where host processes write their crash logs; default ndk.tck.reportDir, else target/ndk-tck-report");
+        d.put(CRASH_LOG_DIR, "where host processes write their crash logs; default the run's report directory");
         d.put("<other>", "passed to the library's NdkTckConfigure (the sample: completion, readSinkNotRequired, "
                 + "ndkVersion, pageSize, frmrPageCount, maxRegistrationSize, maxObjects, seed)");
         return d;
@@ -118,7 +118,7 @@ public final class NativeProvider implements NdkProvider {
     private static java.nio.file.Path crashLogDir(Map<String, String> settings) {
         String dir = settings.get(CRASH_LOG_DIR);
         if (dir == null || dir.isBlank()) {
-            dir = System.getProperty("ndk.tck.reportDir", "target/ndk-tck-report");
+            dir = System.getProperty("ndk.tck.runReportDir", System.getProperty("ndk.tck.reportDir", "target/ndk-tck-report"));
         }
         return java.nio.file.Path.of(dir).toAbsolutePath().normalize();
     }
