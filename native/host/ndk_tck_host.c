@@ -52,6 +52,7 @@ static uint8_t *ask(uint16_t type, uint16_t code, const wbuf *b, uint32_t *len) 
     waiters = &w;
     pthread_mutex_unlock(&wait_lock);
     if (wire_send(FD, &wlock, type, code, w.id, b->p, (uint32_t)b->len) != 0) _exit(0);
+    wire_spin(&w.done);
     pthread_mutex_lock(&wait_lock);
     while (!w.done) pthread_cond_wait(&w.cv, &wait_lock);
     pthread_mutex_unlock(&wait_lock);
@@ -68,7 +69,7 @@ static void answered(uint64_t id, uint8_t *payload, uint32_t len) {
             *p = w->next;
             w->payload = payload;
             w->len = len;
-            w->done = 1;
+            __atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
             pthread_cond_signal(&w->cv);
             pthread_mutex_unlock(&wait_lock);
             return;
@@ -616,6 +617,11 @@ static void *worker(void *unused) {
     for (;;) {
         pthread_mutex_lock(&job_lock);
         idle++;
+        if (!jobs_head) {
+            pthread_mutex_unlock(&job_lock);
+            wire_spin(&queued);
+            pthread_mutex_lock(&job_lock);
+        }
         while (!jobs_head) pthread_cond_wait(&job_cv, &job_lock);
         idle--;
         job *j = jobs_head;

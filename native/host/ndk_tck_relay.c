@@ -180,7 +180,7 @@ static void host_ended_locked(uint32_t g) {
     alive = 0;
     for (waiter *w = waiters; w; w = w->next) {
         if (w->gen == g) {
-            w->done = 1;
+            __atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
             pthread_cond_signal(&w->cv);
         }
     }
@@ -321,6 +321,7 @@ static uint8_t *call(uint32_t g, uint16_t code, wbuf *b, uint32_t *len) {
         deadline.tv_nsec -= 1000000000L;
     }
     int timed_out = 0;
+    if (sent == 0) wire_spin(&w.done);
     pthread_mutex_lock(&lock);
     if (sent != 0) host_ended_locked(g);
     while (!w.done) {
@@ -775,6 +776,11 @@ static void *completion_worker(void *unused) {
     for (;;) {
         pthread_mutex_lock(&cj_lock);
         cj_idle++;
+        if (!cj_head) {
+            pthread_mutex_unlock(&cj_lock);
+            wire_spin(&cj_queued);
+            pthread_mutex_lock(&cj_lock);
+        }
         while (!cj_head) pthread_cond_wait(&cj_cv, &cj_lock);
         cj_idle--;
         cj_queued--;
@@ -848,7 +854,7 @@ static void *reader(void *arg) {
             if (w) {
                 w->payload = payload;
                 w->len = h.len;
-                w->done = 1;
+                __atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
                 pthread_cond_signal(&w->cv);
                 payload = NULL;
             }

@@ -16,6 +16,8 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <time.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +123,23 @@ static inline char *rb_str(rbuf *r) {
     memcpy(s, v, n);
     s[n] = 0;
     return s;
+}
+
+/*
+ * Waits a little for *flag to become non-zero by yielding, before the caller blocks on a condition variable:
+ * waking a blocked thread costs tens of microseconds on a virtual machine, more than most calls take.
+ */
+static inline int wire_spin(const int *flag) {
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0;; i++) {
+        if (__atomic_load_n(flag, __ATOMIC_ACQUIRE)) return 1;
+        if ((i & 15) == 15) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > 200000L) return 0;
+        }
+        sched_yield();
+    }
 }
 
 /* Sends one message; the lock keeps messages of several threads whole. Returns 0, or -1 when the peer is gone. */

@@ -119,6 +119,7 @@ final class HostRelay {
         } catch (IOException | UnsatisfiedLinkError | RuntimeException e) {
             throw new InvalidSettingException("cannot load the relay " + dir.resolve(RELAY) + ": " + e.getMessage());
         }
+        keepCallbackThreadsAttached();
         StringBuilder env = new StringBuilder();
         for (String e : sanitizer.env) {
             env.append(e).append('\0');
@@ -138,6 +139,18 @@ final class HostRelay {
             throw new InvalidSettingException(text.lines().findFirst().orElse("the host process for " + library + " did not start"));
         }
         return NativeLibraryHandle.of(key, path, relay, library, new HostRelay(relay));
+    }
+
+    /**
+     * The relay calls the bridge's callbacks from a few long-lived threads (its reader, its completion pool):
+     * they stay attached to the JVM between callbacks (JNA detaches a native thread when it exits), which saves
+     * an attach and a detach per completion and per frame access.
+     */
+    private static void keepCallbackThreadsAttached() {
+        for (com.sun.jna.Callback cb : new com.sun.jna.Callback[]{Bridge.REQUEST, Bridge.CREATE, Bridge.CLOSE, Bridge.READ_FRAME,
+            Bridge.WRITE_FRAME}) {
+            com.sun.jna.Native.setCallbackThreadInitializer(cb, new com.sun.jna.CallbackThreadInitializer(true, false, "ndk-tck-relay"));
+        }
     }
 
     /** @return the directory holding the relay and the host executables */
