@@ -625,7 +625,7 @@ static void *worker(void *unused) {
         while (!jobs_head) pthread_cond_wait(&job_cv, &job_lock);
         idle--;
         job *j = jobs_head;
-        queued--;
+        __atomic_fetch_sub(&queued, 1, __ATOMIC_RELAXED);
         jobs_head = j->next;
         if (!jobs_head) jobs_tail = NULL;
         pthread_mutex_unlock(&job_lock);
@@ -647,8 +647,7 @@ static void submit(wire_hdr h, uint8_t *payload) {
     pthread_mutex_lock(&job_lock);
     if (jobs_tail) jobs_tail->next = j; else jobs_head = j;
     jobs_tail = j;
-    queued++;
-    int start = queued > idle; /* every waiting worker has a job already: one more thread */
+    int start = __atomic_add_fetch(&queued, 1, __ATOMIC_RELEASE) > idle; /* every waiting worker has a job already: one more thread */
     pthread_cond_signal(&job_cv);
     pthread_mutex_unlock(&job_lock);
     if (start) {

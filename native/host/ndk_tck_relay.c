@@ -783,7 +783,7 @@ static void *completion_worker(void *unused) {
         }
         while (!cj_head) pthread_cond_wait(&cj_cv, &cj_lock);
         cj_idle--;
-        cj_queued--;
+        __atomic_fetch_sub(&cj_queued, 1, __ATOMIC_RELAXED);
         completion_job *j = cj_head;
         cj_head = j->next;
         if (!cj_head) cj_tail = NULL;
@@ -805,8 +805,7 @@ static void submit_completion(wire_hdr h, uint8_t *payload, uint32_t g, int sock
     pthread_mutex_lock(&cj_lock);
     if (cj_tail) cj_tail->next = j; else cj_head = j;
     cj_tail = j;
-    cj_queued++;
-    int start = cj_queued > cj_idle;
+    int start = __atomic_add_fetch(&cj_queued, 1, __ATOMIC_RELEASE) > cj_idle;
     pthread_cond_signal(&cj_cv);
     pthread_mutex_unlock(&cj_lock);
     if (start) {
