@@ -34,9 +34,10 @@
  *                          access with the old token reads freed memory (heap use-after-free; MR-DEREG-3)
  *   FAULT_DOUBLE_FREE      NdkDeregisterMr frees the frame list, and retiring the region frees it again
  *                          (double free; MR-DEREG-2)
- *   FAULT_RACE             NdkRegisterMr and NdkFastRegister move the token counter before they take the
- *                          adapter's lock (a data race: two concurrent fast registrations may get one token;
- *                          MR-TOK-6, whose properties register from several threads at once)
+ *   FAULT_RACE             NdkFastRegister moves the token counter before it takes the adapter's lock (two
+ *                          concurrent fast registrations may get one token), and the token getters count their
+ *                          calls without a lock: data races (MR-TOK-6, whose properties call from several threads
+ *                          at once)
  *   FAULT_RARE_SEGV        NdkRegisterMr crashes on an MDL of ByteCount 0 inside a chain (MR-REG-13)
  *   FAULT_RARE_HANG        NdkRegisterMr with Length 0 spins forever (GEN-TIME-1, met by MR-REG-11's property)
  */
@@ -1475,9 +1476,6 @@ static NTSTATUS register_mr(NDK_MR *pm, MDL *mdl, SIZE_T length, ULONG flags, ND
     for (volatile uint64_t spin = 0; length == 0; spin++) {
     } /* the planted busy loop */
 #endif
-#if defined(FAULT_RACE)
-    a->token_counter++; /* the planted race: the token counter moves without the adapter's lock */
-#endif
     LOCK(a);
     if (a->closed) {
         UNLOCK(a);
@@ -1523,8 +1521,15 @@ static NTSTATUS initialize_fast_register_mr(NDK_MR *pm, ULONG pages, BOOLEAN rem
     return mr_request(m, j);
 }
 
+#if defined(FAULT_RACE)
+static uint64_t token_reads; /* the planted race: counted without a lock */
+#endif
+
 static UINT32 get_token(NDK_MR *pm) {
     mr *m = (mr *)pm;
+#if defined(FAULT_RACE)
+    token_reads++;
+#endif
     LOCK(m->o.a);
     UINT32 t = m->token;
     UNLOCK(m->o.a);

@@ -154,7 +154,7 @@ final class HostRelay {
     }
 
     /** @return the directory holding the relay and the host executables */
-    private static Path hostDir(String given) {
+    static Path hostDir(String given) {
         List<Path> candidates = new ArrayList<>();
         if (given != null && !given.isBlank()) {
             candidates.add(Path.of(given));
