@@ -16,9 +16,11 @@ if ! command -v "$cc" >/dev/null 2>&1; then
 fi
 flags=(-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -pthread -I "$here/include")
 src="$here/sample/ndk_sample.c"
-build() { # name, extra flags...
+pids=()
+build() { # name, extra flags... (in the background: the builds are independent; waited for at the end)
     local name="$1"; shift
-    "$cc" "${flags[@]}" ${CFLAGS:-} "$@" -o "$out/$name.so" "$src"
+    "$cc" "${flags[@]}" ${CFLAGS:-} "$@" -o "$out/$name.so" "$src" &
+    pids+=($!)
 }
 build libndk_sample
 # fault variants: libndk_sample_fault_<rule the kit must FAIL>[_<variant>]
@@ -45,14 +47,26 @@ build libndk_sample_asan "${san[@]}" -DSAMPLE_NAME='"ndk-sample (asan)"'
 # process that runs a provider's library: plain, under AddressSanitizer + UndefinedBehaviorSanitizer, under
 # ThreadSanitizer (gcc ships the three runtimes: libasan, libubsan, libtsan)
 hostflags=(-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -pthread -I "$here/include" -I "$here/host")
-"$cc" "${hostflags[@]}" -fPIC -shared -fvisibility=hidden -o "$out/libndk_tck_relay.so" "$here/host/ndk_tck_relay.c"
-"$cc" "${hostflags[@]}" -rdynamic -o "$out/ndk-tck-host" "$here/host/ndk_tck_host.c" -ldl
+"$cc" "${hostflags[@]}" -fPIC -shared -fvisibility=hidden -o "$out/libndk_tck_relay.so" "$here/host/ndk_tck_relay.c" &
+pids+=($!)
+"$cc" "${hostflags[@]}" -rdynamic -o "$out/ndk-tck-host" "$here/host/ndk_tck_host.c" -ldl &
+pids+=($!)
 "$cc" "${hostflags[@]}" -fsanitize=address,undefined -fno-omit-frame-pointer -o "$out/ndk-tck-host-asan" \
-    "$here/host/ndk_tck_host.c" -ldl
-"$cc" "${hostflags[@]}" -fsanitize=thread -fPIE -pie -o "$out/ndk-tck-host-tsan" "$here/host/ndk_tck_host.c" -ldl
+    "$here/host/ndk_tck_host.c" -ldl &
+pids+=($!)
+"$cc" "${hostflags[@]}" -fsanitize=thread -fPIE -pie -o "$out/ndk-tck-host-tsan" "$here/host/ndk_tck_host.c" -ldl &
+pids+=($!)
 # broken libraries for the bridge's tests
 build libndk_sample_header99 -DSAMPLE_HEADER_VERSION=99u -DSAMPLE_NAME='"ndk-sample header 99"'
 printf 'int ndk_tck_nothing_here(void) { return 0; }\n' > "$out/missing_symbol.c"
 "$cc" -shared -fPIC -o "$out/libndk_missing_symbol.so" "$out/missing_symbol.c"
 printf 'this is not a shared library\n' > "$out/libndk_not_a_library.so"
+failed=0
+for p in "${pids[@]}"; do
+    wait "$p" || failed=1
+done
+if [[ $failed -ne 0 ]]; then
+    echo "build-sample.sh: a build failed (see above)" >&2
+    exit 1
+fi
 echo "build-sample.sh: built $(ls "$out"/*.so | wc -l) libraries and $(ls "$out"/ndk-tck-host* | wc -l) host executables in $out"
