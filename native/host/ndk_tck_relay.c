@@ -26,6 +26,9 @@
 
 extern char **environ;
 
+/* How the account of a host killed for a call that outlived its bound says so (the bridge charges GEN-TIME-1). */
+#define KILLED_FOR_HANG "the relay killed the host process and its threads"
+
 /* Returned by every call that the host process cannot answer (customer bit set: never an NDKPI status). */
 #define NDK_TCK_RELAY_HOST_LOST ((NTSTATUS)0xE0DE0001L)
 
@@ -330,8 +333,8 @@ static uint8_t *call(uint32_t g, uint16_t code, wbuf *b, uint32_t *len) {
                 timed_out = 1;
                 pthread_mutex_unlock(&lock);
                 char why[160];
-                snprintf(why, sizeof why, "a call (code %u) did not return within %ld ms: the kit killed the host", code,
-                         bound);
+                snprintf(why, sizeof why, "a call (code %u) did not return within %ld ms, the kit's call bound: " KILLED_FOR_HANG,
+                         code, bound);
                 kill_host(g, why);
                 pthread_mutex_lock(&lock);
             }

@@ -42,6 +42,8 @@ final class HostRelay {
     static final int HOST_LOST = 0xE0DE0001;
     /** The relay library's file name, next to the host executables. */
     static final String RELAY = "libndk_tck_relay.so";
+    /** How the relay's account says it killed a host whose call outlived the kit's call bound (ndk_tck_relay.c). */
+    static final String KILLED_FOR_HANG = "the relay killed the host process and its threads";
     /** Most characters of the host's account kept in a rule's message. */
     static final int MAX_ACCOUNT = 12_000;
 
@@ -130,8 +132,9 @@ final class HostRelay {
         envMem.write(0, envBytes, 0, envBytes.length);
         Memory message = new Memory(1024);
         message.clear();
-        // the relay kills a host whose call outlived the kit's call bound (the kit has abandoned it by then)
-        long bound = Bounds.current().callNanos() / 1_000_000 + 500;
+        // the relay kills a host whose call outlived the kit's call bound, with its spinning threads: the hang costs
+        // its bound once, and whatever that process was doing is charged to GEN-TIME-1 (see check)
+        long bound = Math.max(1, Bounds.current().callNanos() / 1_000_000);
         int status = relay.getFunction("NdkTckRelayStart").invokeInt(new Object[]{exe.toString(), path.toString(),
                 logDir.toAbsolutePath().toString(), envMem, envBytes.length, (int) Math.min(Integer.MAX_VALUE, bound), message, 1024});
         if (status != 0) {
@@ -213,7 +216,10 @@ final class HostRelay {
             return; // a token or a count that happens to equal the value
         }
         String account = text.getString(0);
-        throw new RuleViolation(CurrentProperty.primaryRule("GEN-EXC-1"), "the C provider's host process ended during "
-                + call + " (the kit goes on with a fresh process): " + account);
+        // a host killed for a hung call: every call it was still serving, on this property's thread or a later one's,
+        // fails for that hang (GEN-TIME-1), not for the rule of whichever property made it
+        String rule = account.contains(KILLED_FOR_HANG) ? "GEN-TIME-1" : CurrentProperty.primaryRule("GEN-EXC-1");
+        throw new RuleViolation(rule, "the C provider's host process ended during " + call
+                + " (the kit goes on with a fresh process): " + account);
     }
 }
