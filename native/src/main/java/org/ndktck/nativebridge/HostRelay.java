@@ -220,6 +220,49 @@ final class HostRelay {
         // fails for that hang (GEN-TIME-1), not for the rule of whichever property made it
         String rule = account.contains(KILLED_FOR_HANG) ? "GEN-TIME-1" : CurrentProperty.primaryRule("GEN-EXC-1");
         throw new RuleViolation(rule, "the C provider's host process ended during " + call
-                + " (the kit goes on with a fresh process): " + account);
+                + " (the kit goes on with a fresh process): " + cause(rule, account));
+    }
+
+    /** The first rule charged with each cause of a host's end in this JVM, and how often it recurred. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, String> CAUSES = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.AtomicInteger> SEEN =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Groups the ends of host processes by cause, so that one bug met by many properties reads as one: the cause is
+     * the sanitizer's SUMMARY line, else the first backtrace line in the provider's library, else the way the
+     * process ended. The first occurrence keeps the whole account; a later one names the cause, the rule first
+     * charged with it and its own crash log, and keeps its log's text after that.
+     *
+     * @param rule    the rule charged now
+     * @param account the relay's account
+     * @return the account, prefixed with the cause when it was seen before in this JVM
+     */
+    static String cause(String rule, String account) {
+        String key = signature(account);
+        String first = CAUSES.putIfAbsent(key, rule);
+        int n = SEEN.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        if (first == null) {
+            return account;
+        }
+        return "the same cause as the host process that ended in a property of " + first + " (occurrence " + n
+                + " in this run): " + key + "; " + account;
+    }
+
+    /** @return the cause of a host's end in its account (see {@link #cause}) */
+    static String signature(String account) {
+        for (String line : account.lines().toList()) {
+            if (line.startsWith("SUMMARY: ")) {
+                return line.trim();
+            }
+        }
+        for (String line : account.lines().toList()) {
+            String t = line.trim();
+            if (t.startsWith("/") && t.contains(".so(") && !t.contains("libc.so") && !t.contains("ndk-tck-host")) {
+                return "crash at " + t.replaceAll("\\[0x[0-9a-f]+\\]$", "").replaceAll("^.*/", "");
+            }
+        }
+        String head = account.lines().findFirst().orElse(account);
+        return head.replaceAll("process \\d+", "process").replaceAll("crash log \\S+", "").trim();
     }
 }
