@@ -51,8 +51,9 @@ static int fd = -1;
 static pid_t pid = -1;
 static uint32_t gen;     /* the live host's generation; 0 before the first start */
 static int alive;
-static char lost[16384];  /* why the last host ended */
+static char lost[16384];  /* why the host of generation lost_gen ended */
 static uint32_t lost_gen;
+static char kill_why[256]; /* why the relay killed the live host, if it did */
 static char log_path[4096];
 static long call_bound_ms; /* a call that outlives this is abandoned: the host is killed */
 static uint64_t next_id = 1;
@@ -163,8 +164,8 @@ static void describe_end(int status) {
     } else {
         snprintf(how, sizeof how, "ended");
     }
-    size_t n = strlen(lost);
-    snprintf(lost + n, sizeof lost - n, "the provider's host process %d %s; crash log %s", (int)pid, how, log_path);
+    snprintf(lost, sizeof lost, "%sthe provider's host process %d %s; crash log %s", kill_why, (int)pid, how, log_path);
+    size_t n;
     FILE *f = fopen(log_path, "r");
     if (f) {
         n = strlen(lost);
@@ -233,7 +234,7 @@ static int start_host_locked(char *message, size_t size) {
     pid = child;
     gen++;
     alive = 1;
-    lost[0] = 0;
+    kill_why[0] = 0;
     /* HELLO */
     wire_hdr h;
     uint8_t *p;
@@ -241,7 +242,6 @@ static int start_host_locked(char *message, size_t size) {
         int status = 0;
         waitpid(pid, &status, 0);
         alive = 0;
-        lost[0] = 0;
         describe_end(status);
         snprintf(message, size, "the host process for %s ended before it was ready: %s", library, lost);
         close(fd);
@@ -287,8 +287,7 @@ static int start_host_locked(char *message, size_t size) {
 static void kill_host(uint32_t g, const char *why) {
     pthread_mutex_lock(&lock);
     if (g == gen && alive) {
-        size_t n = strlen(lost);
-        snprintf(lost + n, sizeof lost - n, "%s; ", why);
+        snprintf(kill_why, sizeof kill_why, "%s; ", why);
         kill(pid, SIGKILL);
     }
     pthread_mutex_unlock(&lock);
@@ -928,8 +927,16 @@ NDK_TCK_EXPORT int NdkTckRelayLost(const void *object, char *message, ULONG mess
     pthread_mutex_lock(&lock);
     uint32_t g = object ? ((const proxy *)object)->gen : gen;
     int gone = !(alive && g == gen);
+    /* the reader describes the end once it has reaped the process: wait for it a little (at most a second) */
+    for (int i = 0; gone && g == gen && lost_gen != g && i < 200; i++) {
+        pthread_mutex_unlock(&lock);
+        struct timespec pause = {0, 5000000L};
+        nanosleep(&pause, NULL);
+        pthread_mutex_lock(&lock);
+    }
     if (gone && message && messageSize) {
-        snprintf(message, messageSize, "%s", lost[0] ? lost : "the provider's host process has ended");
+        snprintf(message, messageSize, "%s", g == lost_gen && lost[0] ? lost
+                 : "the provider's host process of this object had ended earlier (a fresh one has started since)");
     }
     pthread_mutex_unlock(&lock);
     return gone;

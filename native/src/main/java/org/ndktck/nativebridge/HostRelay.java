@@ -225,14 +225,15 @@ final class HostRelay {
 
     /** The first rule charged with each cause of a host's end in this JVM, and how often it recurred. */
     private static final java.util.concurrent.ConcurrentHashMap<String, String> CAUSES = new java.util.concurrent.ConcurrentHashMap<>();
-    private static final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.AtomicInteger> SEEN =
+    /** The crash logs of each cause: one per host process that ended of it. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, java.util.Set<String>> SEEN =
             new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * Groups the ends of host processes by cause, so that one bug met by many properties reads as one: the cause is
      * the sanitizer's SUMMARY line, else the first backtrace line in the provider's library, else the way the
      * process ended. The first occurrence keeps the whole account; a later one names the cause, the rule first
-     * charged with it and its own crash log, and keeps its log's text after that.
+     * charged with it and how many host processes it has ended so far (distinct crash logs), then its own account.
      *
      * @param rule    the rule charged now
      * @param account the relay's account
@@ -241,12 +242,15 @@ final class HostRelay {
     static String cause(String rule, String account) {
         String key = signature(account);
         String first = CAUSES.putIfAbsent(key, rule);
-        int n = SEEN.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        java.util.regex.Matcher log = java.util.regex.Pattern.compile("crash log (\\S+)").matcher(account);
+        java.util.Set<String> logs = SEEN.computeIfAbsent(key, k -> java.util.concurrent.ConcurrentHashMap.newKeySet());
+        logs.add(log.find() ? log.group(1) : account);
+        int n = logs.size();
         if (first == null) {
             return account;
         }
-        return "the same cause as the host process that ended in a property of " + first + " (occurrence " + n
-                + " in this run): " + key + "; " + account;
+        return "the same cause as the host process that ended in a property of " + first + " (host process " + n
+                + " it ended in this run): " + key + "; " + account;
     }
 
     /** @return the cause of a host's end in its account (see {@link #cause}) */

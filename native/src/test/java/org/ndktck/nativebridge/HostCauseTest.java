@@ -27,8 +27,10 @@ class HostCauseTest {
     void aLaterOccurrenceNamesTheFirstRuleAndKeepsItsOwnAccount() {
         String first = HostRelay.cause("MR-REG-7", SEGV);
         String later = HostRelay.cause("MR-FR-3", SEGV.replace("101", "103").replace("-1-1.log", "-1-3.log"));
+        String again = HostRelay.cause("MR-FR-3", SEGV.replace("101", "103").replace("-1-1.log", "-1-3.log"));
         assertThat(first).isEqualTo(SEGV);
-        assertThat(later).startsWith("the same cause as the host process that ended in a property of MR-REG-7 (occurrence 2 in this run): "
+        assertThat(again).contains("(host process 2 it ended in this run)");
+        assertThat(later).startsWith("the same cause as the host process that ended in a property of MR-REG-7 (host process 2 it ended in this run): "
                 + "crash at libcrash-test-unique.so(+0x4580); ").contains("ndk-tck-host-1-3.log");
     }
 }
