@@ -16,9 +16,11 @@ if ! command -v "$cc" >/dev/null 2>&1; then
 fi
 flags=(-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -pthread -I "$here/include")
 src="$here/sample/ndk_sample.c"
-build() { # name, extra flags...
+pids=()
+build() { # name, extra flags... (in the background: the builds are independent; waited for at the end)
     local name="$1"; shift
-    "$cc" "${flags[@]}" ${CFLAGS:-} "$@" -o "$out/$name.so" "$src"
+    "$cc" "${flags[@]}" ${CFLAGS:-} "$@" -o "$out/$name.so" "$src" &
+    pids+=($!)
 }
 build libndk_sample
 # fault variants: libndk_sample_fault_<rule the kit must FAIL>[_<variant>]
@@ -29,9 +31,42 @@ build libndk_sample_fault_MR-REG-7 -DFAULT_MR_REG_7 -DSAMPLE_NAME='"ndk-sample f
 build libndk_sample_fault_GEN-CB-1_twice -DFAULT_GEN_CB_1_TWICE -DSAMPLE_NAME='"ndk-sample fault GEN-CB-1/twice"'
 build libndk_sample_fault_GEN-TIME-1_hang -DFAULT_HANG -DSAMPLE_NAME='"ndk-sample fault GEN-TIME-1/hang"'
 build libndk_sample_crash -DFAULT_SEGV -DSAMPLE_NAME='"ndk-sample crash"'
+# memory and thread faults: each also built with the sanitizers' flags (README), for --set sanitizer=...
+san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+for f in UAF:MR-DEREG-3_uaf DOUBLE_FREE:MR-DEREG-2_double-free RACE:MR-TOK-6_race RARE_SEGV:MR-REG-13_rare-crash \
+         RARE_HANG:GEN-TIME-1_rare-hang; do
+    name="libndk_sample_fault_${f#*:}"
+    build "$name" "-DFAULT_${f%%:*}" -DSAMPLE_NAME="\"ndk-sample fault ${f#*:}\""
+done
+build libndk_sample_fault_MR-DEREG-3_uaf_asan -DFAULT_UAF "${san[@]}" -DSAMPLE_NAME='"ndk-sample fault MR-DEREG-3/uaf (asan)"'
+build libndk_sample_fault_MR-DEREG-2_double-free_asan -DFAULT_DOUBLE_FREE "${san[@]}" \
+    -DSAMPLE_NAME='"ndk-sample fault MR-DEREG-2/double-free (asan)"'
+build libndk_sample_fault_MR-TOK-6_race_tsan -DFAULT_RACE -fsanitize=thread -DSAMPLE_NAME='"ndk-sample fault MR-TOK-6/race (tsan)"'
+build libndk_sample_asan "${san[@]}" -DSAMPLE_NAME='"ndk-sample (asan)"'
+# process isolation (--set isolation=process, --set sanitizer=...): the relay the kit loads, and the host
+# process that runs a provider's library: plain, under AddressSanitizer + UndefinedBehaviorSanitizer, under
+# ThreadSanitizer (gcc ships the three runtimes: libasan, libubsan, libtsan)
+hostflags=(-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -pthread -I "$here/include" -I "$here/host")
+"$cc" "${hostflags[@]}" -fPIC -shared -fvisibility=hidden -o "$out/libndk_tck_relay.so" "$here/host/ndk_tck_relay.c" &
+pids+=($!)
+"$cc" "${hostflags[@]}" -rdynamic -o "$out/ndk-tck-host" "$here/host/ndk_tck_host.c" -ldl &
+pids+=($!)
+"$cc" "${hostflags[@]}" -fsanitize=address,undefined -fno-omit-frame-pointer -o "$out/ndk-tck-host-asan" \
+    "$here/host/ndk_tck_host.c" -ldl &
+pids+=($!)
+"$cc" "${hostflags[@]}" -fsanitize=thread -fPIE -pie -o "$out/ndk-tck-host-tsan" "$here/host/ndk_tck_host.c" -ldl &
+pids+=($!)
 # broken libraries for the bridge's tests
 build libndk_sample_header99 -DSAMPLE_HEADER_VERSION=99u -DSAMPLE_NAME='"ndk-sample header 99"'
 printf 'int ndk_tck_nothing_here(void) { return 0; }\n' > "$out/missing_symbol.c"
 "$cc" -shared -fPIC -o "$out/libndk_missing_symbol.so" "$out/missing_symbol.c"
 printf 'this is not a shared library\n' > "$out/libndk_not_a_library.so"
-echo "build-sample.sh: built $(ls "$out"/*.so | wc -l) libraries in $out"
+failed=0
+for p in "${pids[@]}"; do
+    wait "$p" || failed=1
+done
+if [[ $failed -ne 0 ]]; then
+    echo "build-sample.sh: a build failed (see above)" >&2
+    exit 1
+fi
+echo "build-sample.sh: built $(ls "$out"/*.so | wc -l) libraries and $(ls "$out"/ndk-tck-host* | wc -l) host executables in $out"

@@ -29,6 +29,17 @@
  *   FAULT_GEN_CB_1_TWICE   MR requests complete twice (GEN-CB-1; default completion=pending)
  *   FAULT_HANG             NdkRegisterMr never returns (GEN-TIME-1)
  *   FAULT_SEGV             NdkRegisterMr with RDMA_READ_SINK dereferences NULL (a crash)
+ * Memory and thread faults, for process isolation and the sanitizers (README, "For C provider authors"):
+ *   FAULT_UAF              NdkDeregisterMr frees the region's frame list but leaves its token live: a later
+ *                          access with the old token reads freed memory (heap use-after-free; MR-DEREG-3)
+ *   FAULT_DOUBLE_FREE      NdkDeregisterMr frees the frame list, and retiring the region frees it again
+ *                          (double free; MR-DEREG-2)
+ *   FAULT_RACE             NdkFastRegister moves the token counter before it takes the adapter's lock (two
+ *                          concurrent fast registrations may get one token), and the token getters count their
+ *                          calls without a lock: data races (MR-TOK-6, whose properties call from several threads
+ *                          at once)
+ *   FAULT_RARE_SEGV        NdkRegisterMr crashes on an MDL of ByteCount 0 inside a chain (MR-REG-13)
+ *   FAULT_RARE_HANG        NdkRegisterMr with Length 0 spins forever (GEN-TIME-1, met by MR-REG-11's property)
  */
 /* nanosleep, with -std=c11 as the README builds it (C11 alone declares no POSIX function) */
 #define _POSIX_C_SOURCE 200809L
@@ -438,6 +449,19 @@ static void token_remove(adapter *a, UINT32 key, void *holder) {
 }
 
 /* A fresh token: a counter through a bijective 32-bit mix, skipping 0 and tokens in use. */
+#if defined(FAULT_RACE)
+/* The token of one counter value, unchecked (the planted race's allocation). */
+static UINT32 token_of_counter(adapter *a, uint32_t counter) {
+    uint32_t h = counter + (uint32_t)(a->cfg.seed ^ (a->cfg.seed >> 32));
+    h ^= h >> 16;
+    h *= 0x85EBCA6Bu;
+    h ^= h >> 13;
+    h *= 0xC2B2AE35u;
+    h ^= h >> 16;
+    return h ? h : 1;
+}
+#endif
+
 static UINT32 token_allocate(adapter *a) {
     for (;;) {
         a->token_counter++;
@@ -454,6 +478,9 @@ static UINT32 token_allocate(adapter *a) {
 /* Retires a registration: its token grants nothing any more. */
 static void retire(adapter *a, region *r) {
     if (r->state == REGION_DEAD) return;
+#if defined(FAULT_DOUBLE_FREE)
+    free(r->frames); /* the planted bug: do_deregister freed the frame list already */
+#endif
     r->state = REGION_DEAD;
     token_remove(a, r->token, r);
 }
@@ -806,6 +833,9 @@ static chain walk_chain(MDL *first, uint64_t length, ULONG page_size) {
                 c.split = 1;
             }
         }
+#if defined(FAULT_RARE_SEGV)
+        if (bytes == 0 && m != first && m->Next != NULL) *(volatile int *)(uintptr_t)bytes = 1; /* the planted crash */
+#endif
         if (bytes != 0 && m->PfnCount > 0) {
             previous_last = m->PfnArray[m->PfnCount - 1];
             have_previous = 1;
@@ -1150,7 +1180,9 @@ static void free_adapter(adapter *a) {
     }
     for (region *r = a->all_regions; r != NULL;) {
         region *next = r->all_next;
+#if !defined(FAULT_UAF) && !defined(FAULT_DOUBLE_FREE)
         free(r->frames);
+#endif
         free(r);
         r = next;
     }
@@ -1370,7 +1402,15 @@ static NTSTATUS do_register(adapter *a, mr *m, MDL *mdl, uint64_t length, ULONG 
 static NTSTATUS do_deregister(adapter *a, mr *m) {
     if (m->o.life != LIFE_OPEN) return STATUS_CANCELLED;
     if (m->fast || m->state != MR_REGISTERED) return STATUS_INVALID_PARAMETER; /* MR-DEREG-1 */
+#if defined(FAULT_UAF)
+    (void)a;
+    if (m->region != NULL) free(m->region->frames); /* the planted bug: the token stays live */
+#else
+#if defined(FAULT_DOUBLE_FREE)
+    if (m->region != NULL) free(m->region->frames); /* the planted bug: retire frees it again */
+#endif
     if (m->region != NULL) retire(a, m->region);
+#endif
     m->region = NULL;
     m->state = MR_CREATED;
     return STATUS_SUCCESS;
@@ -1436,6 +1476,10 @@ static NTSTATUS register_mr(NDK_MR *pm, MDL *mdl, SIZE_T length, ULONG flags, ND
 #if defined(FAULT_HANG)
     for (;;) pause(); /* the planted hang */
 #endif
+#if defined(FAULT_RARE_HANG)
+    for (volatile uint64_t spin = 0; length == 0; spin++) {
+    } /* the planted busy loop */
+#endif
     LOCK(a);
     if (a->closed) {
         UNLOCK(a);
@@ -1481,8 +1525,15 @@ static NTSTATUS initialize_fast_register_mr(NDK_MR *pm, ULONG pages, BOOLEAN rem
     return mr_request(m, j);
 }
 
+#if defined(FAULT_RACE)
+static uint64_t token_reads; /* the planted race: counted without a lock */
+#endif
+
 static UINT32 get_token(NDK_MR *pm) {
     mr *m = (mr *)pm;
+#if defined(FAULT_RACE)
+    token_reads++;
+#endif
     LOCK(m->o.a);
     UINT32 t = m->token;
     UNLOCK(m->o.a);
@@ -1971,6 +2022,9 @@ static NTSTATUS fast_register(NDK_QP *pq, PVOID ctx, NDK_MR *pm, ULONG count, co
     mr *m = (mr *)pm;
     uint64_t base = (uint64_t)(uintptr_t)base_va;
     ULONG ps = a->host.PageSize;
+#if defined(FAULT_RACE)
+    uint32_t raced = ++a->token_counter; /* the planted race: the counter moves without the lock */
+#endif
     LOCK(a);
     if (a->closed || q->o.life != LIFE_OPEN) {
         UNLOCK(a);
@@ -2027,7 +2081,11 @@ static NTSTATUS fast_register(NDK_QP *pq, PVOID ctx, NDK_MR *pm, ULONG count, co
         return s;
     }
     /* MR-FR-11: RDMA_READ_SINK never makes it fail. The registration is pending until processed. */
+#if defined(FAULT_RACE)
+    UINT32 fresh = token_of_counter(a, raced);
+#else
     UINT32 fresh = token_allocate(a);
+#endif
     token_remove(a, m->token, m);
     region *r = new_region(a, m, fresh, base, length, fbo % ps, fr_flags_to_access(flags), 1, frames, count,
                            REGION_PENDING);

@@ -63,6 +63,11 @@ final class CrashGuard {
             if (set != null && set.replace(" ", "").equals(NativeProvider.CRASH_GUARD + "=off")) {
                 return false;
             }
+            // a library in a host process cannot crash the kit: no child JVM needed
+            if (set != null && (set.replace(" ", "").equals(NativeProvider.ISOLATION + "=process")
+                    || set.replace(" ", "").startsWith(NativeProvider.SANITIZER + "=") && !set.replace(" ", "").equals(NativeProvider.SANITIZER + "=none"))) {
+                return false;
+            }
             if (a.equals("--help") || a.equals("-h")) {
                 return false;
             }

@@ -62,6 +62,14 @@ final class NativeFactory implements NdkAdapterFactory {
         out.setPointer(0, null);
         int status = library.openAdapter.invokeInt(new Object[]{configured.config(), hostStruct, out});
         Pointer adapter = out.getPointer(0);
+        if (library.relay != null) {
+            try {
+                library.relay.check(status, null, "NdkTckOpenAdapter");
+            } catch (RuntimeException | Error e) {
+                Bridge.forgetHost(host);
+                throw e;
+            }
+        }
         if (status != 0 || adapter == null) {
             Bridge.forgetHost(host);
             throw new IllegalStateException("NdkTckOpenAdapter of " + library.path + " returned " + NtStatus.of(status)

@@ -34,9 +34,12 @@ final class NativeLibraryHandle {
     final Map<String, String> descriptions;
     final Function configure;
     final Function openAdapter;
+    /** The relay that runs the library in a host process (setting isolation=process), or null in-process. */
+    final HostRelay relay;
 
     private NativeLibraryHandle(Path path, String name, String description, Map<String, String> defaults,
-                                Map<String, String> descriptions, Function configure, Function openAdapter) {
+                                Map<String, String> descriptions, Function configure, Function openAdapter, HostRelay relay) {
+        this.relay = relay;
         this.path = path;
         this.name = name;
         this.description = description;
@@ -57,18 +60,45 @@ final class NativeLibraryHandle {
         if (known != null) {
             return known;
         }
-        if (!Files.exists(path)) {
-            throw new InvalidSettingException("cannot load native provider library " + library + ": no such file");
-        }
-        if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
-            throw new InvalidSettingException("cannot load native provider library " + library + ": not a readable file");
-        }
+        checkFile(library, path);
         NativeLibrary lib;
         try {
             lib = NativeLibrary.getInstance(path.toString());
         } catch (UnsatisfiedLinkError | RuntimeException e) {
             throw new InvalidSettingException("cannot load native provider library " + library + ": " + cause(e));
         }
+        return of(path, path, lib, library, null);
+    }
+
+    /** @return the cached handle under {@code key}, or null */
+    static NativeLibraryHandle cached(Path key) {
+        return LOADED.get(key);
+    }
+
+    /**
+     * @throws InvalidSettingException when the library's file is missing or unreadable
+     */
+    static void checkFile(String library, Path path) {
+        if (!Files.exists(path)) {
+            throw new InvalidSettingException("cannot load native provider library " + library + ": no such file");
+        }
+        if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
+            throw new InvalidSettingException("cannot load native provider library " + library + ": not a readable file");
+        }
+    }
+
+    /**
+     * Reads the entry points and NDK_TCK_PROVIDER_INFO of a loaded library (the provider's own, or the relay that
+     * runs it in a host process).
+     *
+     * @param cacheKey the cache key
+     * @param path    the provider library's path (for messages)
+     * @param lib     the library whose entry points the bridge calls
+     * @param library the setting as given (for messages)
+     * @param relay   the relay, when {@code lib} is the relay library; else null
+     * @return the handle
+     */
+    static NativeLibraryHandle of(Path cacheKey, Path path, NativeLibrary lib, String library, HostRelay relay) {
         Function[] fns = new Function[SYMBOLS.length];
         for (int i = 0; i < SYMBOLS.length; i++) {
             try {
@@ -103,9 +133,9 @@ final class NativeLibraryHandle {
                 descriptions.put(key, string(settings.getPointer(at + 16), "") + "; default " + defaults.get(key));
             }
         }
-        NativeLibraryHandle h = new NativeLibraryHandle(path, name, description, defaults, descriptions, fns[1], fns[2]);
-        LOADED.putIfAbsent(path, h);
-        return LOADED.get(path);
+        NativeLibraryHandle h = new NativeLibraryHandle(path, name, description, defaults, descriptions, fns[1], fns[2], relay);
+        LOADED.putIfAbsent(cacheKey, h);
+        return LOADED.get(cacheKey);
     }
 
     /**

@@ -52,7 +52,12 @@ abstract class NativeObject implements NdkObject {
     }
 
     int call(int index, Object... args) {
-        return fn(index).invokeInt(args);
+        int result = fn(index).invokeInt(args);
+        HostRelay relay = state.factory.library.relay;
+        if (relay != null) {
+            relay.check(result, ptr, HostRelay.member(this, index));
+        }
+        return result;
     }
 
     /** NDK_FN_CLOSE_OBJECT through member {@code index}. */

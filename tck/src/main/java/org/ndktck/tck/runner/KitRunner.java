@@ -35,6 +35,9 @@ import java.util.stream.Collectors;
  * the report, even when the run breaks down.
  */
 public final class KitRunner {
+    /** System property: the running CLI run's report directory, for providers that write files the report names. */
+    public static final String RUN_REPORT_DIR = "ndk.tck.runReportDir";
+
     private KitRunner() {
     }
 
@@ -119,6 +122,8 @@ public final class KitRunner {
      * @throws UsageException for anything the user must fix (exit 2)
      */
     public static Prepared prepare(Options o) {
+        // where a provider puts files the report names (the native bridge's crash logs of its host processes)
+        System.setProperty(RUN_REPORT_DIR, o.reportDir().toAbsolutePath().toString());
         ClassLoader loader = ProviderLoader.classLoader(o.providerJars());
         long seed = o.seed() != null ? o.seed() : TckConfig.randomSeed();
         o.settings().keySet().forEach(SettingKeys::register);
