@@ -11,6 +11,12 @@
  *       invalidated, or closed with the MR), and remote-token uniqueness (MR-TOK-6).</li>
  *   <li>{@link org.ndktck.tck.model.Judgement}: whether an access through a token must succeed or must fail, and the
  *       rule charged otherwise.</li>
+ *   <li>{@link org.ndktck.tck.model.QpModel}: the QPs of one adapter in every phase ({@link org.ndktck.tck.model.QpPhase}:
+ *       unconnected, connected, flushed, peer closed, closed), the receives pending on each, and what the pages allow a
+ *       request posted in each phase ({@link org.ndktck.tck.model.QpCall#allowed}, an {@link org.ndktck.tck.model.Allowed}:
+ *       succeed, fail, or either in the declared unspecified mode, where only "nothing exposed" is judged).</li>
+ *   <li>{@link org.ndktck.tck.model.LamModel}: LAMs built and released in any order, and what a privileged-token SGE
+ *       at a live or a released LAM's address may reach.</li>
  *   <li>{@link org.ndktck.tck.model.Coverage}: the (state, call) pairs a chain exercised.</li>
  * </ul>
  *
