@@ -28,7 +28,10 @@ public enum QpCall {
     public Set<QpPhase> phases() {
         return switch (this) {
             case CLOSE_PEER -> EnumSet.of(QpPhase.CONNECTED, QpPhase.FLUSHED);
-            case FLUSH, CLOSE, WRITE, READ, SEND, RECEIVE -> EnumSet.complementOf(EnumSet.of(QpPhase.CLOSED));
+            // a send waits for a receive at the peer (TR-1): once the QP is flushed or the peer's end closed, no receive
+            // the kit could post is known to meet it, so the model makes no send there (a provider may wait for ever)
+            case SEND -> EnumSet.of(QpPhase.UNCONNECTED, QpPhase.CONNECTED);
+            case FLUSH, CLOSE, WRITE, READ, RECEIVE -> EnumSet.complementOf(EnumSet.of(QpPhase.CLOSED));
         };
     }
 

@@ -311,7 +311,9 @@ public class AdapterModelChainProperties {
         }
         String rule = call.rule(phase);
         boolean moved = false;
+        boolean movedByEntry = false;
         for (WrOutcome o : outcomes) {
+            movedByEntry |= o.succeeded() && o.entry() != null;
             if (allowed == Allowed.SUCCEED && !o.succeeded()) {
                 throw Violations.of(rule, what, "STATUS_SUCCESS: the model requires this request in phase " + phase + " to work", o.describe());
             }
@@ -326,6 +328,12 @@ public class AdapterModelChainProperties {
                 throw Violations.of("CQ-6", what + "; the peer's receive " + ro.call(), "STATUS_SUCCESS with BytesTransferred " + n,
                         ro.describe() + (ro.entry() == null ? "" : ", BytesTransferred " + Integer.toUnsignedLong(ro.entry().bytesTransferred())));
             }
+        }
+        if (moved && !movedByEntry && !java.util.Arrays.equals(dst.buffer().read(dstAt, n), data)) {
+            // only the SILENT_SUCCESS request can have moved the bytes (no entry: success), yet they are not there: it
+            // failed without the error entry RW-5 requires
+            throw Violations.of("RW-5", what, "a CQ entry with an error status for the request with SILENT_SUCCESS that did not move its "
+                    + n + " byte(s) (model: " + allowed + " in phase " + phase + ")", "no CQ entry, and the bytes are not there");
         }
         if (moved && (call != QpCall.SEND || peerRecv != null)) {
             dst.buffer().expectWrite(dstAt, data);
@@ -360,6 +368,63 @@ public class AdapterModelChainProperties {
                     "a CQ entry with STATUS_SUCCESS (RequestContext " + wr.context() + ")");
         }
         return new WrOutcome(wr::detail, wr.returned(), wr.entry().status(), wr.entry());
+    }
+
+    /**
+     * RW-6 with DEFER: on a connected QP an NdkRead (with DEFER on NDKPI 1.2, so the provider may hold it back) of remote
+     * bytes into a local slot, then an NdkWrite with READ_FENCE of that slot to another remote slot: the fence orders the
+     * write after the read, so the write carries the bytes the read brought.
+     */
+    static final class FencedCopy implements Action.Independent<World> {
+        private static List<ModelQp<Link, Recv>> connected(World w) {
+            return w.qps.all().stream().filter(q -> q.phase() == QpPhase.CONNECTED).toList();
+        }
+
+        @Override
+        public boolean precondition(World w) {
+            return !connected(w).isEmpty();
+        }
+
+        @Override
+        public Arbitrary<Transformer<World>> transformer() {
+            return Combinators.combine(PICKS, Arbitraries.integers().between(1, SLOT), Arbitraries.integers().between(0, 15),
+                    Arbitraries.integers().between(0, 7), Arbitraries.of(true, false)).as((pick, n, a, b, defer) ->
+                    step("a read " + (defer ? "with DEFER " : "") + "then a write with READ_FENCE of the same " + n + " byte(s) (pick " + pick
+                            + ", local slot " + a + ", remote slots " + b + " and " + (b + 8) + ")", x -> {
+                        ModelQp<Link, Recv> q = MrModel.pick(connected(x), pick);
+                        x.coverage.count(q.phase(), FenceCall.READ_THEN_FENCED_WRITE);
+                        long la = (long) a * SLOT;
+                        long from = (long) b * SLOT;
+                        long to = (long) (b + 8) * SLOT;
+                        byte[] data = SessionTools.complement(x.remote.buffer().expected(from, n));
+                        x.remote.buffer().put(from, data);
+                        int readFlags = defer && x.deferAllowed ? NdkOpFlags.DEFER : 0;
+                        WorkRequest rd = x.t.read(q.handle().target(), new NdkSge[]{x.local.sge(la, n)}, x.remote.va() + from, x.remote.remoteToken(),
+                                readFlags);
+                        WorkRequest wr = x.t.write(q.handle().target(), new NdkSge[]{x.local.sge(la, n)}, x.remote.va() + to, x.remote.remoteToken(),
+                                NdkOpFlags.READ_FENCE);
+                        WrOutcome ro = x.t.complete(rd);
+                        WrOutcome wo = x.t.complete(wr);
+                        String what = q + ": " + ro.call() + " then " + wo.call();
+                        if (!ro.succeeded() || !wo.succeeded()) {
+                            throw Violations.of("RW-6", what, "STATUS_SUCCESS for both valid requests on a connected QP", ro.describe() + "; " + wo.describe());
+                        }
+                        x.local.buffer().expectWrite(la, data);
+                        byte[] landed = x.remote.buffer().read(to, n);
+                        if (!java.util.Arrays.equals(landed, data)) {
+                            throw Violations.of("RW-6", what, "the write, fenced after the read, carries the bytes the read brought",
+                                    "the remote slot holds other bytes: the write ran before the read" + (readFlags != 0 ? " (held back with DEFER)" : ""));
+                        }
+                        x.remote.buffer().expectWrite(to, data);
+                        x.s.checkMemory("RW-6", what);
+                    }));
+        }
+    }
+
+    /** The fenced pair of {@link FencedCopy}, as counted in the coverage. */
+    enum FenceCall {
+        /** An NdkRead, then an NdkWrite with READ_FENCE of its sink. */
+        READ_THEN_FENCED_WRITE
     }
 
     /** An NdkReceive on a target-side QP into a free inbox slot. */
@@ -652,6 +717,7 @@ public class AdapterModelChainProperties {
                 .withAction(3, new Post(QpCall.READ))
                 .withAction(3, new Post(QpCall.SEND))
                 .withAction(3, new Receive())
+                .withAction(2, new FencedCopy())
                 .withAction(3, new PeerSend())
                 .withAction(2, new Flush())
                 .withAction(1, new ClosePeer())
@@ -675,6 +741,7 @@ public class AdapterModelChainProperties {
             all.add(Coverage.name(LamModel.LamPhase.LIVE, c));
         }
         all.add(Coverage.name(LamModel.LamPhase.RELEASED, LamModel.LamCall.PRIVILEGED_ACCESS));
+        all.add(Coverage.name(QpPhase.CONNECTED, FenceCall.READ_THEN_FENCED_WRITE));
         for (CqCall c : CqCall.values()) {
             all.add(Coverage.name(CqState.OPEN, c));
         }
@@ -693,6 +760,9 @@ public class AdapterModelChainProperties {
     @Tag("FL-1")
     @Tag("CL-5")
     @Tag("RW-2")
+    @Tag("RW-6")
+    @Tag("RW-5")
+    @Tag("PRIV-1")
     void everyCallInEveryStateFollowsTheModel(@ForAll("chains") ActionChain<World> chain) {
         try (NdkSession s = NdkSession.open()) {
             SESSION.set(s);
