@@ -10,6 +10,8 @@ import java.util.function.Supplier;
 import org.ndktck.spec.CloseCompletion;
 import org.ndktck.spec.NdkObject;
 import org.ndktck.spec.NdkOpFlags;
+import org.ndktck.spec.NdkOperationType;
+import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NdkProvider;
 import org.ndktck.spec.NtStatus;
 
@@ -21,7 +23,8 @@ import org.ndktck.spec.NtStatus;
  *   <li>{@code fault:RW-6/deferred-read-passes-fence}: an NdkRead with DEFER is held back and submitted only after the
  *       next request without DEFER on its QP has been submitted, even when that request carries READ_FENCE: a fenced
  *       NdkWrite of the read's sink then carries the bytes the sink held before the read (RW-6). Held reads are
- *       submitted before a flush or close of the QP, so nothing is lost.</li>
+ *       submitted before a flush or close of the QP, so nothing is lost; a held read whose late submission fails
+ *       completes with an error entry.</li>
  * </ul>
  */
 final class FenceFaults {
@@ -41,7 +44,13 @@ final class FenceFaults {
         public NtStatus post(ForwardingQp qp, WorkRequest request, Function<WorkRequest, NtStatus> inner) {
             if (request.call() == NdkCall.READ && (request.flags() & NdkOpFlags.DEFER) != 0) {
                 synchronized (this) {
-                    held.computeIfAbsent(qp, k -> new ArrayList<>()).add(() -> inner.apply(request.withFlags(request.flags() & ~NdkOpFlags.DEFER)));
+                    held.computeIfAbsent(qp, k -> new ArrayList<>()).add(() -> {
+                        NtStatus late = inner.apply(request.withFlags(request.flags() & ~NdkOpFlags.DEFER));
+                        if (!NtStatus.STATUS_SUCCESS.equals(late)) {
+                            // the consumer was told STATUS_SUCCESS: a failure now can only reach it as an error entry
+                            qp.initiatorCq().inject(new NdkResultEx(late, 0, qp.qpContext(), request.context(), NdkOperationType.READ, 0));
+                        }
+                    });
                 }
                 return NtStatus.STATUS_SUCCESS;
             }

@@ -412,6 +412,7 @@ public class AdapterModelChainProperties {
                         x.local.buffer().expectWrite(la, data);
                         byte[] landed = x.remote.buffer().read(to, n);
                         if (!java.util.Arrays.equals(landed, data)) {
+                            x.remote.buffer().acceptActual(to, n); // charged here, not again by the end-of-try memory check
                             throw Violations.of("RW-6", what, "the write, fenced after the read, carries the bytes the read brought",
                                     "the remote slot holds other bytes: the write ran before the read" + (readFlags != 0 ? " (held back with DEFER)" : ""));
                         }
