@@ -124,6 +124,10 @@ public final class Lams {
      * @param lam the mapping
      */
     public void release(NdkLogicalAddressMapping lam) {
+        // the session's tear-down must not release it a second time (LAM-REL-3 binds the kit)
+        synchronized (lams) {
+            lams.remove(lam);
+        }
         inv.run("NdkReleaseLam", () -> "NdkReleaseLam()", () -> objects.adapter().releaseLam(lam));
     }
 

@@ -1,6 +1,14 @@
 package org.ndktck.tck.properties;
 
 import org.ndktck.tck.harness.Lam;
+import org.ndktck.tck.model.AccessKind;
+import org.ndktck.tck.model.FastPages;
+import org.ndktck.tck.model.Grant;
+import org.ndktck.tck.model.Judgement;
+import org.ndktck.tck.model.ModelMr;
+import org.ndktck.tck.model.MrCall;
+import org.ndktck.tck.model.MrModel;
+import org.ndktck.tck.model.Revoked;
 import org.ndktck.tck.harness.Outcome;
 import org.ndktck.tck.harness.WrOutcome;
 import org.ndktck.tck.harness.Refusals;
@@ -33,10 +41,7 @@ import org.ndktck.tck.harness.Violations;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Predicate;
 
 import static org.ndktck.tck.harness.Hex.u32;
 import static org.ndktck.tck.harness.Hex.u64;
@@ -60,84 +65,11 @@ public class MrLifecycleStateProperties {
     /** The session the chain runs in (the chain's initial state is made on the property thread). */
     private static final ThreadLocal<NdkSession> SESSION = new ThreadLocal<>();
 
-    /** Where a model MR is in its life. */
-    enum Phase {
-        /** Created, never registered or initialized. */
-        NEW,
-        /** Registered with NdkRegisterMr. */
-        REGISTERED,
-        /** Deregistered (not registered again: MR-DEREG-4). */
-        DEREGISTERED,
-        /** Initialized for fast registration. */
-        INITIALIZED,
-        /** Fast-registered. */
-        FAST_REGISTERED,
-        /** Fast-registered, then invalidated. */
-        INVALIDATED,
-        /**
-         * Its deregistration was refused for lack of resources (MR-DEREG-2's table allows "other status
-         * codes"): whether its tokens still grant is not known, so no step picks it and no access to it is judged.
-         */
-        UNSETTLED
-    }
-
-    /**
-     * A registration as the model knows it.
-     *
-     * @param region      the region (buffer, base, length, token)
-     * @param localToken  the local token
-     * @param remoteRead  a peer may read it
-     * @param remoteWrite a peer may write it
-     * @param localWrite  it may be a local sink
-     * @param readSink    it may be an RDMA-read sink where the adapter requires RDMA_READ_SINK
-     * @param fast        a fast registration
-     * @param what        how it was made, for messages
-     */
-    record Live(Region region, int localToken, boolean remoteRead, boolean remoteWrite, boolean localWrite, boolean readSink,
-                boolean fast, String what) {
-    }
-
-    /**
-     * A registration that no longer grants anything.
-     *
-     * @param live what it was
-     * @param rule the rule an access through it would break
-     * @param why  what ended it
-     */
-    record Stale(Live live, String rule, String why) {
-    }
-
-    /** One MR of the model. */
-    static final class ModelMr {
-        final int id;
-        final NdkMr mr;
-        final boolean fast;
-        Phase phase = Phase.NEW;
-        Live live;
-        HostBuffer buffer;
-        Lam lam;
-        int pages;
-        boolean remoteAccess;
-
-        ModelMr(int id, NdkMr mr, boolean fast) {
-            this.id = id;
-            this.mr = mr;
-            this.fast = fast;
-        }
-
-        @Override
-        public String toString() {
-            return "MR#" + id + (fast ? "(fast)" : "");
-        }
-    }
-
-    /** The state of a chain: the session, the MRs and the stale registrations. */
+    /** The state of a chain: the session and the kit's model of its MRs. */
     static final class World {
         final NdkSession s;
         final SessionTools t;
-        final Map<Integer, ModelMr> mrs = new LinkedHashMap<>();
-        final List<Stale> stale = new ArrayList<>();
-        int next = 1;
+        final MrModel model = new MrModel();
 
         World(NdkSession s) {
             this.s = s;
@@ -145,50 +77,11 @@ public class MrLifecycleStateProperties {
             s.qps();
         }
 
-        List<ModelMr> in(Phase... phases) {
-            List<Phase> ps = Arrays.asList(phases);
-            return mrs.values().stream().filter(m -> ps.contains(m.phase)).toList();
-        }
-
-        List<ModelMr> where(Predicate<ModelMr> p) {
-            return mrs.values().stream().filter(p).toList();
-        }
-
-        List<Live> lives() {
-            return mrs.values().stream().filter(m -> m.live != null).map(m -> m.live).toList();
-        }
-
-        /** @return the chain's state as a failure prints it: each MR with its phase, and the stale registrations */
-        @Override
-        public String toString() {
-            return "World{MRs: " + (mrs.isEmpty() ? "none" : mrs.values().stream().map(m -> m + " " + m.phase)
-                    .collect(java.util.stream.Collectors.joining(", "))) + "; stale registrations: " + stale.size() + "}";
-        }
-
-        /**
-         * @param eligible the MRs a step may act on now
-         * @param pick     the step's choice (any non-negative int)
-         * @return the MR, or null when none is eligible (a step of a shrunk chain may find none: it is skipped)
-         */
-        static <T> T pick(List<T> eligible, int pick) {
-            return eligible.isEmpty() ? null : eligible.get(pick % eligible.size());
-        }
-
         void batch(Runnable r) {
             s.invoker().batch("a step of the MR life-cycle chain", () -> {
                 r.run();
                 return null;
             });
-        }
-
-        /** MR-TOK-6: a new remote token differs from every other live registration's. */
-        void checkUnique(ModelMr owner, int token, String call) {
-            for (ModelMr m : mrs.values()) {
-                if (m != owner && m.live != null && m.live.region().remoteToken() == token) {
-                    throw Violations.of("MR-TOK-6", call + " for " + owner, "a remote token no other live registration has",
-                            u32(token) + ", also the token of " + m + " (" + m.live.what() + ")");
-                }
-            }
         }
     }
 
@@ -205,18 +98,16 @@ public class MrLifecycleStateProperties {
     static final class CreateMr implements Action.Independent<World> {
         @Override
         public boolean precondition(World w) {
-            return w.mrs.size() < 5;
+            return w.model.all().size() < 5;
         }
 
         @Override
         public Arbitrary<Transformer<World>> transformer() {
             return Arbitraries.of(false, true).map(fast -> step("create " + (fast ? "a fast-register MR" : "a normal MR"), w -> {
                 NdkMr mr = w.t.createMrUnlessRefused(w.s.target().pd(), fast);
-                if (mr == null) {
-                    return; // refused for lack of resources (allowed): the sequence goes on without it
+                if (mr != null) { // else refused for lack of resources (allowed): the sequence goes on without it
+                    w.model.created(mr, fast);
                 }
-                int id = w.next++;
-                w.mrs.put(id, new ModelMr(id, mr, fast));
             }));
         }
     }
@@ -225,7 +116,7 @@ public class MrLifecycleStateProperties {
     static final class Register implements Action.Dependent<World> {
         @Override
         public boolean precondition(World w) {
-            return !w.where(m -> !m.fast && m.phase == Phase.NEW).isEmpty();
+            return !w.model.eligible(MrCall.REGISTER).isEmpty();
         }
 
         @Override
@@ -238,22 +129,18 @@ public class MrLifecycleStateProperties {
                         long length = Math.max(1, (long) (f * max));
                         return step("register a new normal MR (pick " + pick + ", " + pages + " page(s), offset " + off + ", Length " + u64(length)
                                 + ", Flags " + u32(flags) + ")", x -> {
-                            ModelMr m = World.pick(x.where(mm -> !mm.fast && mm.phase == Phase.NEW), pick);
-                            if (m == null) {
-                                return;
-                            }
+                            ModelMr m = MrModel.pick(x.model.eligible(MrCall.REGISTER), pick);
+                            x.model.calling(m, MrCall.REGISTER);
                             HostBuffer b = x.s.allocate(pages);
                             Mdl mdl = b.mdl(x.t.freshVa() + off, 0, (int) length);
-                            Outcome o = x.s.register(m.mr, mdl, length, flags);
+                            Outcome o = x.s.register(m.mr(), mdl, length, flags);
                             if (Refusals.isAllowedRefusal(o.status())) {
                                 return; // refused for lack of resources (allowed): the MR stays new, the sequence goes on
                             }
                             SectionChecks.requireRegistered(x.s, o);
-                            int token = x.s.remoteToken(m.mr);
-                            x.checkUnique(m, token, o.call());
-                            m.live = new Live(new Region(b, off, mdl.virtualAddress(), length, token), x.s.localToken(m.mr), (flags & 2) != 0,
-                                    NdkMrFlags.allowsRemoteWrite(flags), (flags & 1) != 0, (flags & 8) != 0, false, o.call());
-                            m.phase = Phase.REGISTERED;
+                            int token = x.s.remoteToken(m.mr());
+                            x.model.registered(m, new Grant(new Region(b, off, mdl.virtualAddress(), length, token), x.s.localToken(m.mr()),
+                                    (flags & 2) != 0, NdkMrFlags.allowsRemoteWrite(flags), (flags & 1) != 0, (flags & 8) != 0, false, o.call()));
                         });
                     });
         }
@@ -263,30 +150,25 @@ public class MrLifecycleStateProperties {
     static final class Deregister implements Action.Dependent<World> {
         @Override
         public boolean precondition(World w) {
-            return !w.in(Phase.REGISTERED).isEmpty();
+            return !w.model.eligible(MrCall.DEREGISTER).isEmpty();
         }
 
         @Override
         public Arbitrary<Transformer<World>> transformer(World w) {
             return PICKS.map(pick -> step("deregister a registered MR (pick " + pick + ")", x -> {
-                ModelMr m = World.pick(x.in(Phase.REGISTERED), pick);
-                if (m == null) {
-                    return;
-                }
-                Outcome o = x.s.deregister(m.mr);
+                ModelMr m = MrModel.pick(x.model.eligible(MrCall.DEREGISTER), pick);
+                x.model.calling(m, MrCall.DEREGISTER);
+                Outcome o = x.s.deregister(m.mr());
                 if (Refusals.isAllowedRefusal(o.status())) {
                     // refused for lack of resources (allowed, MR-DEREG-2 "other status codes"): its state is not known,
-                    // so it leaves the model (neither live nor stale); the session deregisters it again at its end
-                    m.live = null;
-                    m.phase = Phase.UNSETTLED;
+                    // so it leaves the model (neither live nor ended); the session deregisters it again at its end
+                    x.model.unsettle(m);
                     return;
                 }
                 if (!o.succeeded()) {
-                    throw Violations.of("MR-DEREG-2", o.call() + " of " + m, "STATUS_SUCCESS for a registered MR", o.describe());
+                    throw Violations.of(MrCall.DEREGISTER.refusalRule(), o.call() + " of " + m, "STATUS_SUCCESS for a registered MR", o.describe());
                 }
-                x.stale.add(new Stale(m.live, "MR-DEREG-3", "deregistered"));
-                m.live = null;
-                m.phase = Phase.DEREGISTERED;
+                x.model.deregistered(m);
             }));
         }
     }
@@ -295,7 +177,7 @@ public class MrLifecycleStateProperties {
     static final class Initialize implements Action.Dependent<World> {
         @Override
         public boolean precondition(World w) {
-            return !w.where(m -> m.fast && m.phase == Phase.NEW).isEmpty();
+            return !w.model.eligible(MrCall.INITIALIZE).isEmpty();
         }
 
         @Override
@@ -303,23 +185,20 @@ public class MrLifecycleStateProperties {
             return Combinators.combine(PICKS, Arbitraries.integers().between(1, 3),
                     Arbitraries.of(true, true, false)).as((pick, pages, remote) -> step("initialize a new fast-register MR (pick " + pick + ", "
                     + pages + " page(s), RemoteAccess " + remote + ")", x -> {
-                        ModelMr m = World.pick(x.where(mm -> mm.fast && mm.phase == Phase.NEW), pick);
-                        if (m == null) {
-                            return;
-                        }
+                        ModelMr m = MrModel.pick(x.model.eligible(MrCall.INITIALIZE), pick);
+                        x.model.calling(m, MrCall.INITIALIZE);
                         int p = x.s.pageSize();
-                        Outcome o = x.s.initializeFastRegister(m.mr, pages, remote);
+                        Outcome o = x.s.initializeFastRegister(m.mr(), pages, remote);
                         if (Refusals.isAllowedRefusal(o.status())) {
                             return; // refused for lack of resources (allowed): the MR stays new, the sequence goes on
                         }
                         if (!o.succeeded()) {
-                            throw Violations.of("MR-FRI-2", o.call() + " of " + m, "STATUS_SUCCESS for AdapterPageCount up to FRMRPageCount", o.describe());
+                            throw Violations.of(MrCall.INITIALIZE.refusalRule(), o.call() + " of " + m,
+                                    "STATUS_SUCCESS for AdapterPageCount up to FRMRPageCount", o.describe());
                         }
-                        m.buffer = x.s.allocate(pages);
-                        m.lam = x.s.buildLam(m.buffer.mdl(x.t.freshVa(), 0, pages * p), (long) pages * p);
-                        m.pages = pages;
-                        m.remoteAccess = remote;
-                        m.phase = Phase.INITIALIZED;
+                        HostBuffer buffer = x.s.allocate(pages);
+                        Lam lam = x.s.buildLam(buffer.mdl(x.t.freshVa(), 0, pages * p), (long) pages * p);
+                        x.model.initialized(m, new FastPages(buffer, lam, pages, remote));
                     }));
         }
     }
@@ -328,7 +207,7 @@ public class MrLifecycleStateProperties {
     static final class FastRegister implements Action.Dependent<World> {
         @Override
         public boolean precondition(World w) {
-            return !w.in(Phase.INITIALIZED, Phase.INVALIDATED).isEmpty();
+            return !w.model.eligible(MrCall.FAST_REGISTER).isEmpty();
         }
 
         @Override
@@ -338,25 +217,24 @@ public class MrLifecycleStateProperties {
                     Arbitraries.doubles().between(0, 1), Arbitraries.of(0x38, 0x08, 0x30, 0x18, 0x10, 0x00)).as((pick, fboSeed, f, flagSeed) -> {
                         return step("fast-register an initialized MR (pick " + pick + ", FBO " + fboSeed + ", Flags " + u32(flagSeed)
                                 + " without the remote bits when RemoteAccess is FALSE)", x -> {
-                            ModelMr m = World.pick(x.in(Phase.INITIALIZED, Phase.INVALIDATED), pick);
-                            if (m == null) {
-                                return;
-                            }
-                            int flags = m.remoteAccess ? flagSeed : flagSeed & NdkOpFlags.ALLOW_LOCAL_WRITE;
+                            ModelMr m = MrModel.pick(x.model.eligible(MrCall.FAST_REGISTER), pick);
+                            x.model.calling(m, MrCall.FAST_REGISTER);
+                            FastPages fp = m.pages();
+                            int flags = fp.remoteAccess() ? flagSeed : flagSeed & NdkOpFlags.ALLOW_LOCAL_WRITE;
                             int fbo = fboSeed;
-                            long max = (long) m.pages * p - fbo;
+                            long max = (long) fp.pages() * p - fbo;
                             long length = Math.max(1, (long) (f * max));
                             int withSink = flags | ((flags & NdkOpFlags.ALLOW_LOCAL_WRITE) != 0 ? x.t.readSinkOpFlag() : 0);
                             long base = x.t.freshVa() + fbo;
-                            WrOutcome o = x.s.fastRegister(x.s.target().qp(), m.mr, m.pages, m.lam.pages(), fbo, length, base, withSink);
+                            WrOutcome o = x.s.fastRegister(x.s.target().qp(), m.mr(), fp.pages(), fp.lam().pages(), fbo, length, base, withSink);
                             if (!o.succeeded()) {
-                                throw Violations.of("MR-FRI-2", o.call() + " of " + m, "STATUS_SUCCESS for a valid fast registration", o.describe());
+                                throw Violations.of(MrCall.FAST_REGISTER.refusalRule(), o.call() + " of " + m, "STATUS_SUCCESS for a valid fast registration",
+                                        o.describe());
                             }
-                            int token = x.s.remoteToken(m.mr);
-                            x.checkUnique(m, token, o.call());
-                            m.live = new Live(new Region(m.buffer, fbo, base, length, token), x.s.localToken(m.mr), (withSink & 0x08) != 0,
-                                    NdkOpFlags.allowsRemoteWrite(withSink), (withSink & 0x10) != 0, (withSink & 0x80) != 0, true, o.call());
-                            m.phase = Phase.FAST_REGISTERED;
+                            int token = x.s.remoteToken(m.mr());
+                            x.model.fastRegistered(m, new Grant(new Region(fp.buffer(), fbo, base, length, token), x.s.localToken(m.mr()),
+                                    (withSink & 0x08) != 0, NdkOpFlags.allowsRemoteWrite(withSink), (withSink & 0x10) != 0, (withSink & 0x80) != 0,
+                                    true, o.call()));
                         });
                     });
         }
@@ -366,23 +244,19 @@ public class MrLifecycleStateProperties {
     static final class Invalidate implements Action.Dependent<World> {
         @Override
         public boolean precondition(World w) {
-            return !w.in(Phase.FAST_REGISTERED).isEmpty();
+            return !w.model.eligible(MrCall.INVALIDATE).isEmpty();
         }
 
         @Override
         public Arbitrary<Transformer<World>> transformer(World w) {
             return PICKS.map(pick -> step("invalidate a fast-registered MR (pick " + pick + ")", x -> {
-                ModelMr m = World.pick(x.in(Phase.FAST_REGISTERED), pick);
-                if (m == null) {
-                    return;
-                }
-                WrOutcome o = x.s.invalidate(m.mr, 0);
+                ModelMr m = MrModel.pick(x.model.eligible(MrCall.INVALIDATE), pick);
+                x.model.calling(m, MrCall.INVALIDATE);
+                WrOutcome o = x.s.invalidate(m.mr(), 0);
                 if (!o.succeeded()) {
-                    throw Violations.of("INV-3", o.call() + " of " + m, "STATUS_SUCCESS for a fast-registered MR", o.describe());
+                    throw Violations.of(MrCall.INVALIDATE.refusalRule(), o.call() + " of " + m, "STATUS_SUCCESS for a fast-registered MR", o.describe());
                 }
-                x.stale.add(new Stale(m.live, "INV-4", "invalidated"));
-                m.live = null;
-                m.phase = Phase.INVALIDATED;
+                x.model.invalidated(m, "invalidated");
             }));
         }
     }
@@ -391,101 +265,69 @@ public class MrLifecycleStateProperties {
     static final class RereadTokens implements Action.Dependent<World> {
         @Override
         public boolean precondition(World w) {
-            return !w.where(m -> m.live != null).isEmpty();
+            return !w.model.eligible(MrCall.READ_TOKENS).isEmpty();
         }
 
         @Override
         public Arbitrary<Transformer<World>> transformer(World w) {
             return PICKS.map(pick -> step("re-read the tokens of a live registration (pick " + pick + ")", x -> {
-                ModelMr m = World.pick(x.where(mm -> mm.live != null), pick);
-                if (m == null) {
-                    return;
-                }
-                int remote = x.s.remoteToken(m.mr);
-                int local = x.s.localToken(m.mr);
-                if (remote != m.live.region().remoteToken() || local != m.live.localToken()) {
-                    throw Violations.of("MR-TOK-5", "NdkGetRemoteTokenFromMr() / NdkGetLocalTokenFromMr() of " + m + " after " + m.live.what(),
-                            "the values read when the registration completed: " + u32(m.live.region().remoteToken()) + " / " + u32(m.live.localToken()),
+                ModelMr m = MrModel.pick(x.model.eligible(MrCall.READ_TOKENS), pick);
+                x.model.calling(m, MrCall.READ_TOKENS);
+                Grant g = m.grant();
+                int remote = x.s.remoteToken(m.mr());
+                int local = x.s.localToken(m.mr());
+                if (remote != g.remoteToken() || local != g.localToken()) {
+                    throw Violations.of("MR-TOK-5", "NdkGetRemoteTokenFromMr() / NdkGetLocalTokenFromMr() of " + m + " after " + g.what(),
+                            "the values read when the registration completed: " + u32(g.remoteToken()) + " / " + u32(g.localToken()),
                             u32(remote) + " / " + u32(local));
                 }
             }));
         }
     }
 
-    /** A target for an access: a live or a stale registration. */
-    record Target(Live live, Stale stale) {
-        Live of() {
-            return live != null ? live : stale.live();
-        }
-
+    /** A target for an access: a live or an ended registration. */
+    record Target(Grant grant, Revoked ended) {
         @Override
         public String toString() {
-            return (live != null ? "live " : "stale (" + stale.why() + ") ") + of().region();
+            return (ended == null ? "live " : "ended (" + ended.why() + ") ") + grant.region();
         }
     }
 
     private static List<Target> targets(World w) {
         List<Target> all = new ArrayList<>();
-        w.lives().forEach(l -> all.add(new Target(l, null)));
-        w.stale.forEach(st -> all.add(new Target(null, st)));
+        w.model.lives().forEach(m -> all.add(new Target(m.grant(), null)));
+        w.model.revoked().forEach(r -> all.add(new Target(r.grant(), r)));
         return all;
     }
 
-    private static boolean hasTargets(World w) {
-        return !w.lives().isEmpty() || !w.stale.isEmpty();
-    }
-
-    /** A peer write or read, or a local read sink, through a live or stale registration, inside or past it. */
+    /** A peer write or read, or a local read sink, through a live or ended registration, inside or past it. */
     static final class Access implements Action.Dependent<World> {
-        /** The kind of access. */
-        enum Kind {
-            /** The peer writes. */
-            REMOTE_WRITE,
-            /** The peer reads. */
-            REMOTE_READ,
-            /** The target reads from the peer into the region (a local sink through the local token). */
-            LOCAL_SINK
-        }
-
         @Override
         public boolean precondition(World w) {
-            return hasTargets(w);
+            return !targets(w).isEmpty();
         }
 
         @Override
         public Arbitrary<Transformer<World>> transformer(World w) {
-            return Combinators.combine(PICKS, Arbitraries.of(Kind.class), Arbitraries.doubles().between(0, 1),
+            return Combinators.combine(PICKS, Arbitraries.of(AccessKind.class), Arbitraries.doubles().between(0, 1),
                     Arbitraries.integers().between(1, 32), Arbitraries.of(false, false, false, true)).as((pick, kind, kf, nSeed, past) ->
-                    step(kind + " through a live or stale registration (pick " + pick + ", " + nSeed + " byte(s)" + (past ? ", reaching past its end" : "")
-                            + ")", x -> {
-                        Target tg = World.pick(targets(x), pick);
-                        if (tg != null) {
-                            access(x, tg, kind, kf, nSeed, past);
-                        }
-                    }));
+                    step(kind + " through a live or ended registration (pick " + pick + ", " + nSeed + " byte(s)" + (past ? ", reaching past its end" : "")
+                            + ")", x -> access(x, MrModel.pick(targets(x), pick), kind, kf, nSeed, past)));
         }
 
-        private static void access(World x, Target tg, Kind kind, double kf, int nSeed, boolean past) {
-            Live l = tg.of();
+        private static void access(World x, Target tg, AccessKind kind, double kf, int nSeed, boolean past) {
+            Grant l = tg.grant();
             Region r = l.region();
             int n = (int) Math.min(nSeed, Math.max(1, r.length()));
             long k = past ? r.length() - n + 1 : (long) (kf * (r.length() - n));
-            boolean inBounds = k >= 0 && k + n <= r.length();
-            boolean allowed = tg.live() != null && inBounds && switch (kind) {
-                case REMOTE_WRITE -> l.remoteWrite();
-                case REMOTE_READ -> l.remoteRead();
-                case LOCAL_SINK -> l.localWrite() && (x.s.readSinkNotRequired() || l.readSink());
-            };
-            String refused = tg.live() == null ? tg.stale().rule()
-                    : !inBounds ? (kind == Kind.LOCAL_SINK ? "SGE-2" : l.fast() ? "MR-FR-10" : "MR-REG-4")
-                    : l.fast() ? "MR-FR-12" : (kind == Kind.LOCAL_SINK ? "MR-FR-12" : "MR-REG-8");
-            String granted = kind == Kind.LOCAL_SINK ? "MR-TOK-2" : l.fast() ? "MR-FR-9" : "MR-REG-4";
+            Judgement j = Judgement.of(l, tg.ended(), kind, k, n, x.s.readSinkNotRequired(), false);
+            boolean allowed = j.allowed();
             org.ndktck.tck.harness.Access a;
             byte[] expectRead = null;
             switch (kind) {
-                case REMOTE_WRITE -> a = inBounds ? Probes.writeInside(x.s, r, k, n) : Probes.writeAt(x.s, r, r.base() + k, n);
+                case REMOTE_WRITE -> a = j.inBounds() ? Probes.writeInside(x.s, r, k, n) : Probes.writeAt(x.s, r, r.base() + k, n);
                 case REMOTE_READ -> {
-                    expectRead = inBounds ? Probes.expectedAt(r, k, n) : null;
+                    expectRead = j.inBounds() ? Probes.expectedAt(r, k, n) : null;
                     a = x.s.peerRead(r.base() + k, r.remoteToken(), n);
                 }
                 default -> {
@@ -498,17 +340,15 @@ public class MrLifecycleStateProperties {
             }
             String what = a.describe() + " (" + kind + " of " + n + " byte(s) at region byte " + u64(k) + " of " + tg + ", made by " + l.what() + ")";
             if (allowed && !a.succeeded()) {
-                throw Violations.of(granted, what, "STATUS_SUCCESS: the model allows this access", a.outcome().describe());
+                throw Violations.of(j.grantedRule(), what, "STATUS_SUCCESS: the model allows this access", a.outcome().describe());
             }
             if (!allowed && a.succeeded()) {
-                throw Violations.of(refused, what, "an error: the model forbids this access ("
-                        + (tg.live() == null ? "the registration was " + tg.stale().why() : !inBounds ? "out of bounds" : "not permitted by the flags") + ")",
-                        "it succeeded");
+                throw Violations.of(j.refusedRule(), what, "an error: the model forbids this access (" + j.why() + ")", "it succeeded");
             }
             if (expectRead != null && a.succeeded() && !Arrays.equals(a.data(), expectRead)) {
-                throw Violations.of(granted, what, "the region's bytes " + Hex.bytes(expectRead), "read " + Hex.bytes(a.data()));
+                throw Violations.of(j.grantedRule(), what, "the region's bytes " + Hex.bytes(expectRead), "read " + Hex.bytes(a.data()));
             }
-            x.s.checkMemory(allowed ? granted : refused, what);
+            x.s.checkMemory(allowed ? j.grantedRule() : j.refusedRule(), what);
         }
     }
 
@@ -516,18 +356,16 @@ public class MrLifecycleStateProperties {
     static final class CloseMr implements Action.Dependent<World> {
         @Override
         public boolean precondition(World w) {
-            return !w.mrs.isEmpty();
+            return !w.model.eligible(MrCall.CLOSE).isEmpty();
         }
 
         @Override
         public Arbitrary<Transformer<World>> transformer(World w) {
             return PICKS.map(pick -> step("close an MR (pick " + pick + ")", x -> {
-                ModelMr m = World.pick(new ArrayList<>(x.mrs.values()), pick);
-                if (m == null) {
-                    return;
-                }
-                x.t.closeAndWait(m.mr);
-                x.mrs.remove(m.id);
+                ModelMr m = MrModel.pick(x.model.eligible(MrCall.CLOSE), pick);
+                x.model.calling(m, MrCall.CLOSE);
+                x.t.closeAndWait(m.mr());
+                x.model.closed(m);
             }));
         }
     }
@@ -566,6 +404,9 @@ public class MrLifecycleStateProperties {
             World[] end = new World[1];
             try {
                 chain.peek(w -> end[0] = w).run();
+                if (end[0] != null) {
+                    end[0].model.coverage().pairs().keySet().forEach(pair -> Statistics.label("model (state, call)").collect(pair));
+                }
             } catch (AssertionError e) {
                 throw ruleOf(e, chain);
             } finally {

@@ -19,6 +19,15 @@ import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.tck.RuleViolation;
 import org.ndktck.tck.harness.HostBuffer;
+import org.ndktck.tck.model.AccessKind;
+import org.ndktck.tck.model.FastPages;
+import org.ndktck.tck.model.Grant;
+import org.ndktck.tck.model.Judgement;
+import org.ndktck.tck.model.ModelMr;
+import org.ndktck.tck.model.MrCall;
+import org.ndktck.tck.model.MrModel;
+import org.ndktck.tck.model.MrPhase;
+import org.ndktck.tck.model.Revoked;
 import org.ndktck.tck.harness.Lam;
 import org.ndktck.tck.harness.Outcome;
 import org.ndktck.tck.harness.QpRef;
@@ -34,9 +43,7 @@ import org.ndktck.tck.harness.WorkRequest;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 import static org.ndktck.tck.harness.Hex.bytes;
@@ -80,71 +87,6 @@ public class OneAdapterChainProperties {
     /** Steps of one chain. */
     static final int STEPS = 32;
 
-    /** Where a model MR is in its life. */
-    enum Phase {
-        /** Created, never registered or initialized. */
-        NEW,
-        /** Registered with NdkRegisterMr. */
-        REGISTERED,
-        /** Deregistered (not registered again: MR-DEREG-4 leaves that unspecified). */
-        DEREGISTERED,
-        /** Initialized for fast registration. */
-        INITIALIZED,
-        /** Fast-registered. */
-        FAST_REGISTERED,
-        /** Fast-registered, then invalidated (locally or remotely): it may be fast-registered again. */
-        INVALIDATED,
-        /** A refused step left its state unknown: no step picks it again and no access to it is judged. */
-        UNSETTLED
-    }
-
-    /**
-     * A registration as the model knows it.
-     *
-     * @param region      the region (buffer, base, length, remote token)
-     * @param localToken  its local token
-     * @param remoteRead  a peer may read it
-     * @param remoteWrite a peer may write it
-     * @param fast        a fast registration
-     * @param what        how it was made, for messages
-     */
-    record Live(Region region, int localToken, boolean remoteRead, boolean remoteWrite, boolean fast, String what) {
-    }
-
-    /**
-     * A registration that no longer grants anything.
-     *
-     * @param live what it was
-     * @param rule the rule an access through it would break
-     * @param why  what ended it
-     */
-    record Stale(Live live, String rule, String why) {
-    }
-
-    /** One MR of the model. */
-    static final class ModelMr {
-        final int id;
-        final NdkMr mr;
-        final boolean fast;
-        Phase phase = Phase.NEW;
-        Live live;
-        HostBuffer buffer;
-        Lam lam;
-        int pages;
-        boolean remoteAccess;
-
-        ModelMr(int id, NdkMr mr, boolean fast) {
-            this.id = id;
-            this.mr = mr;
-            this.fast = fast;
-        }
-
-        @Override
-        public String toString() {
-            return "MR#" + id + (fast ? "(fast)" : "");
-        }
-    }
-
     /**
      * A connection: a target-side QP of the target's PD and a peer-side QP of the peer's PD, with a peer buffer
      * (the source of writes and sends, the sink of reads) and a target inbox (the sink of receives).
@@ -171,18 +113,16 @@ public class OneAdapterChainProperties {
         }
     }
 
-    /** The state of a chain: the session, its connections, the MRs and the stale registrations. */
+    /** The state of a chain: the session, its connections and the kit's model of the MRs. */
     static final class World {
         final NdkSession s;
         final SessionTools t;
         final List<Conn> conns = new ArrayList<>();
-        final Map<Integer, ModelMr> mrs = new LinkedHashMap<>();
-        final List<Stale> stale = new ArrayList<>();
+        final MrModel model = new MrModel();
         /** Registrations of the chain's own buffers (scratch, inboxes): live all through, tokens unique too. */
         final List<Registered> fixtures = new ArrayList<>();
         /** A peer region with remote write: where the target writes a registration's bytes through its local token. */
         final Registered landing;
-        int next = 1;
         int badInvalidations;
 
         World(NdkSession s) {
@@ -192,63 +132,20 @@ public class OneAdapterChainProperties {
             conns.add(connection("the session's connection", t.target(), t.peer()));
             QpRef[] pair = t.connectedPair(0);
             conns.add(connection("a second connection", pair[0], pair[1]));
-            landing = t.registered(s.peer(), 1, 0, s.pageSize(), NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_REMOTE_WRITE);
-            fixtures.add(landing);
+            landing = fixture(t.registered(s.peer(), 1, 0, s.pageSize(), NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_REMOTE_WRITE));
         }
 
         Conn connection(String name, QpRef target, QpRef peer) {
             int p = s.pageSize();
-            Registered scratch = t.registered(s.peer(), 2, 0, 2L * p,
-                    NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
-            Registered inbox = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
-            fixtures.add(scratch);
-            fixtures.add(inbox);
+            Registered scratch = fixture(t.registered(s.peer(), 2, 0, 2L * p, NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag()));
+            Registered inbox = fixture(t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE));
             return new Conn(name, target, peer, scratch, inbox);
         }
 
-        List<ModelMr> where(java.util.function.Predicate<ModelMr> p) {
-            return mrs.values().stream().filter(p).toList();
-        }
-
-        List<ModelMr> in(Phase phase) {
-            return where(m -> m.phase == phase);
-        }
-
-        List<ModelMr> lives() {
-            return where(m -> m.live != null);
-        }
-
-        /** @return the chain's state as a failure prints it: each MR with its phase, and the stale registrations */
-        @Override
-        public String toString() {
-            return "World{MRs: " + (mrs.isEmpty() ? "none" : mrs.values().stream().map(m -> m + " " + m.phase)
-                    .collect(java.util.stream.Collectors.joining(", "))) + "; stale registrations: " + stale.size() + "}";
-        }
-
-        static <T> T pick(List<T> eligible, int pick) {
-            return eligible.isEmpty() ? null : eligible.get(pick % eligible.size());
-        }
-
-        /** MR-TOK-6: a new remote token differs from every other live registration's of the adapter. */
-        void checkUnique(ModelMr owner, int token, String call) {
-            for (ModelMr m : mrs.values()) {
-                if (m != owner && m.live != null && m.live.region().remoteToken() == token) {
-                    throw Violations.of("MR-TOK-6", call + " for " + owner, "a remote token no other live registration has",
-                            u32(token) + ", also the token of " + m + " (" + m.live.what() + ")");
-                }
-            }
-            for (Registered f : fixtures) {
-                if (f.remoteToken() == token) {
-                    throw Violations.of("MR-TOK-6", call + " for " + owner, "a remote token no other live registration has",
-                            u32(token) + ", also the token of the chain's own registration " + f.region());
-                }
-            }
-        }
-
-        /** A refused step left {@code m}'s registration unknown: it leaves the model. */
-        void unsettle(ModelMr m) {
-            m.live = null;
-            m.phase = Phase.UNSETTLED;
+        private Registered fixture(Registered r) {
+            fixtures.add(r);
+            model.foreign(r.remoteToken(), "the chain's own registration " + r.region());
+            return r;
         }
     }
 
@@ -279,7 +176,7 @@ public class OneAdapterChainProperties {
     static final class CreateMr implements Action.Independent<World> {
         @Override
         public boolean precondition(World w) {
-            return w.mrs.size() < MAX_MRS;
+            return w.model.all().size() < MAX_MRS;
         }
 
         @Override
@@ -287,8 +184,7 @@ public class OneAdapterChainProperties {
             return Arbitraries.of(false, true, true).map(fast -> step("create a " + (fast ? "fast-register" : "normal") + " MR", w -> {
                 NdkMr mr = w.t.createMrUnlessRefused(w.s.target().pd(), fast);
                 if (mr != null) {
-                    int id = w.next++;
-                    w.mrs.put(id, new ModelMr(id, mr, fast));
+                    w.model.created(mr, fast);
                 }
             }));
         }
@@ -298,7 +194,7 @@ public class OneAdapterChainProperties {
     static final class Register implements Action.Independent<World> {
         @Override
         public boolean precondition(World w) {
-            return !w.where(m -> !m.fast && m.phase == Phase.NEW).isEmpty();
+            return !w.model.eligible(MrCall.REGISTER).isEmpty();
         }
 
         @Override
@@ -310,22 +206,19 @@ public class OneAdapterChainProperties {
                             int p = x.s.pageSize();
                             int off = (int) (of * (p - 1));
                             long length = Math.max(1, (long) (f * ((long) pages * p - off)));
-                            ModelMr m = World.pick(x.where(mm -> !mm.fast && mm.phase == Phase.NEW), pick);
-                            if (m == null) {
-                                return;
-                            }
+                            ModelMr m = MrModel.pick(x.model.eligible(MrCall.REGISTER), pick);
+                            x.model.calling(m, MrCall.REGISTER);
                             HostBuffer b = x.s.allocate(pages);
                             Mdl mdl = b.mdl(x.t.freshVa() + off, 0, (int) length);
-                            Outcome o = x.s.register(m.mr, mdl, length, flags);
+                            Outcome o = x.s.register(m.mr(), mdl, length, flags);
                             if (Refusals.isAllowedRefusal(o.status())) {
                                 return; // the MR stays new
                             }
                             SectionChecks.requireRegistered(x.s, o);
-                            int token = x.s.remoteToken(m.mr);
-                            x.checkUnique(m, token, o.call());
-                            m.live = new Live(new Region(b, off, mdl.virtualAddress(), length, token), x.s.localToken(m.mr),
-                                    (flags & NdkMrFlags.ALLOW_REMOTE_READ) != 0, NdkMrFlags.allowsRemoteWrite(flags), false, o.call());
-                            m.phase = Phase.REGISTERED;
+                            int token = x.s.remoteToken(m.mr());
+                            x.model.registered(m, new Grant(new Region(b, off, mdl.virtualAddress(), length, token), x.s.localToken(m.mr()),
+                                    (flags & NdkMrFlags.ALLOW_REMOTE_READ) != 0, NdkMrFlags.allowsRemoteWrite(flags),
+                                    (flags & NdkMrFlags.ALLOW_LOCAL_WRITE) != 0, false, false, o.call()));
                         });
                     });
         }
@@ -335,27 +228,23 @@ public class OneAdapterChainProperties {
     static final class Deregister implements Action.Independent<World> {
         @Override
         public boolean precondition(World w) {
-            return !w.in(Phase.REGISTERED).isEmpty();
+            return !w.model.eligible(MrCall.DEREGISTER).isEmpty();
         }
 
         @Override
         public Arbitrary<Transformer<World>> transformer() {
             return PICKS.map(pick -> step("deregister a registered MR (pick " + pick + ")", x -> {
-                ModelMr m = World.pick(x.in(Phase.REGISTERED), pick);
-                if (m == null) {
-                    return;
-                }
-                Outcome o = x.s.deregister(m.mr);
+                ModelMr m = MrModel.pick(x.model.eligible(MrCall.DEREGISTER), pick);
+                x.model.calling(m, MrCall.DEREGISTER);
+                Outcome o = x.s.deregister(m.mr());
                 if (Refusals.isAllowedRefusal(o.status())) {
-                    x.unsettle(m); // MR-DEREG-2's other status codes: whether it still grants is not known
+                    x.model.unsettle(m); // MR-DEREG-2's other status codes: whether it still grants is not known
                     return;
                 }
                 if (!o.succeeded()) {
                     throw Violations.of("MR-DEREG-2", o.call() + " of " + m, "STATUS_SUCCESS for a registered MR", o.describe());
                 }
-                x.stale.add(new Stale(m.live, "MR-DEREG-3", "deregistered"));
-                m.live = null;
-                m.phase = Phase.DEREGISTERED;
+                x.model.deregistered(m);
             }));
         }
     }
@@ -364,20 +253,21 @@ public class OneAdapterChainProperties {
     static final class Initialize implements Action.Independent<World> {
         @Override
         public boolean precondition(World w) {
-            return !w.where(m -> m.fast && m.phase == Phase.NEW).isEmpty();
+            return !w.model.eligible(MrCall.INITIALIZE).isEmpty();
         }
 
         @Override
         public Arbitrary<Transformer<World>> transformer() {
             return Combinators.combine(PICKS, Arbitraries.integers().between(1, 3), Arbitraries.of(true, true, true, false))
-                    .as((pick, pages, remote) -> step("initialize a fast-register MR (pick " + pick + ", " + pages + " page(s), RemoteAccess "
+                    .as((pick, pages, remote) -> {
+                        ModelMr[] chosen = new ModelMr[1];
+                        return step("initialize a fast-register MR (pick " + pick + ", " + pages + " page(s), RemoteAccess "
                             + remote + ")", x -> {
-                        ModelMr m = World.pick(x.where(mm -> mm.fast && mm.phase == Phase.NEW), pick);
-                        if (m == null) {
-                            return;
-                        }
+                        ModelMr m = MrModel.pick(x.model.eligible(MrCall.INITIALIZE), pick);
+                        chosen[0] = m;
+                        x.model.calling(m, MrCall.INITIALIZE);
                         int p = x.s.pageSize();
-                        Outcome o = x.s.initializeFastRegister(m.mr, pages, remote);
+                        Outcome o = x.s.initializeFastRegister(m.mr(), pages, remote);
                         if (Refusals.isAllowedRefusal(o.status())) {
                             return; // the MR stays new
                         }
@@ -385,18 +275,16 @@ public class OneAdapterChainProperties {
                             throw Violations.of("MR-FRI-2", o.call() + " of " + m, "STATUS_SUCCESS for AdapterPageCount up to FRMRPageCount",
                                     o.describe());
                         }
-                        m.buffer = x.s.allocate(pages);
-                        m.lam = x.s.buildLam(m.buffer.mdl(x.t.freshVa(), 0, pages * p), (long) pages * p);
-                        m.pages = pages;
-                        m.remoteAccess = remote;
-                        m.phase = Phase.INITIALIZED;
+                        HostBuffer buffer = x.s.allocate(pages);
+                        Lam lam = x.s.buildLam(buffer.mdl(x.t.freshVa(), 0, pages * p), (long) pages * p);
+                        x.model.initialized(m, new FastPages(buffer, lam, pages, remote));
                     }, x -> {
                         // the LAM was refused: the MR is initialized but has no pages to register
-                        ModelMr m = World.pick(x.where(mm -> mm.fast && mm.phase == Phase.NEW), pick);
-                        if (m != null) {
-                            x.unsettle(m);
+                        if (chosen[0] != null && chosen[0].phase() == MrPhase.NEW) {
+                            x.model.unsettle(chosen[0]);
                         }
-                    }));
+                    });
+                    });
         }
     }
 
@@ -404,7 +292,7 @@ public class OneAdapterChainProperties {
     static final class FastRegister implements Action.Independent<World> {
         @Override
         public boolean precondition(World w) {
-            return !w.where(m -> m.phase == Phase.INITIALIZED || m.phase == Phase.INVALIDATED).isEmpty();
+            return !w.model.eligible(MrCall.FAST_REGISTER).isEmpty();
         }
 
         @Override
@@ -417,31 +305,28 @@ public class OneAdapterChainProperties {
                                 + " without the remote bits when RemoteAccess is FALSE)", x -> {
                             int p = x.s.pageSize();
                             int fbo = (int) (fb * (p - 1));
-                            ModelMr m = World.pick(x.where(mm -> mm.phase == Phase.INITIALIZED || mm.phase == Phase.INVALIDATED), pick);
+                            ModelMr m = MrModel.pick(x.model.eligible(MrCall.FAST_REGISTER), pick);
                             chosen[0] = m;
-                            if (m == null) {
-                                return;
-                            }
-                            Conn c = World.pick(x.conns, via);
-                            int flags = m.remoteAccess ? flagSeed : flagSeed & NdkOpFlags.ALLOW_LOCAL_WRITE;
+                            x.model.calling(m, MrCall.FAST_REGISTER);
+                            FastPages fp = m.pages();
+                            Conn c = MrModel.pick(x.conns, via);
+                            int flags = fp.remoteAccess() ? flagSeed : flagSeed & NdkOpFlags.ALLOW_LOCAL_WRITE;
                             int withSink = flags | ((flags & NdkOpFlags.ALLOW_LOCAL_WRITE) != 0 ? x.t.readSinkOpFlag() : 0);
-                            long length = Math.max(1, (long) (f * ((long) m.pages * p - fbo)));
+                            long length = Math.max(1, (long) (f * ((long) fp.pages() * p - fbo)));
                             long base = x.t.freshVa() + fbo;
-                            WorkRequest wr = x.t.fastRegister(c.target, m.mr, m.pages, m.lam.pages(), fbo, length, base, withSink);
+                            WorkRequest wr = x.t.fastRegister(c.target, m.mr(), fp.pages(), fp.lam().pages(), fbo, length, base, withSink);
                             WrOutcome o = x.t.complete(wr);
                             if (!o.succeeded()) {
                                 throw Violations.of("MR-FRI-2", o.call() + " of " + m + " on " + c, "STATUS_SUCCESS for a valid fast registration",
                                         o.describe());
                             }
-                            int token = x.s.remoteToken(m.mr);
-                            x.checkUnique(m, token, o.call());
-                            m.live = new Live(new Region(m.buffer, fbo, base, length, token), x.s.localToken(m.mr),
-                                    (withSink & NdkOpFlags.ALLOW_REMOTE_READ) != 0, NdkOpFlags.allowsRemoteWrite(withSink), true,
-                                    o.call() + " on " + c);
-                            m.phase = Phase.FAST_REGISTERED;
+                            int token = x.s.remoteToken(m.mr());
+                            x.model.fastRegistered(m, new Grant(new Region(fp.buffer(), fbo, base, length, token), x.s.localToken(m.mr()),
+                                    (withSink & NdkOpFlags.ALLOW_REMOTE_READ) != 0, NdkOpFlags.allowsRemoteWrite(withSink),
+                                    (withSink & NdkOpFlags.ALLOW_LOCAL_WRITE) != 0, (withSink & 0x80) != 0, true, o.call() + " on " + c));
                         }, x -> {
                             if (chosen[0] != null) {
-                                x.unsettle(chosen[0]);
+                                x.model.unsettle(chosen[0]);
                             }
                         });
                     });
@@ -452,7 +337,7 @@ public class OneAdapterChainProperties {
     static final class Invalidate implements Action.Independent<World> {
         @Override
         public boolean precondition(World w) {
-            return !w.in(Phase.FAST_REGISTERED).isEmpty();
+            return !w.model.eligible(MrCall.INVALIDATE).isEmpty();
         }
 
         @Override
@@ -460,22 +345,18 @@ public class OneAdapterChainProperties {
             return Combinators.combine(PICKS, PICKS).as((pick, via) -> {
                 ModelMr[] chosen = new ModelMr[1];
                 return step("invalidate a fast-registered MR (pick " + pick + ", on connection " + via + ")", x -> {
-                    ModelMr m = World.pick(x.in(Phase.FAST_REGISTERED), pick);
+                    ModelMr m = MrModel.pick(x.model.eligible(MrCall.INVALIDATE), pick);
                     chosen[0] = m;
-                    if (m == null) {
-                        return;
-                    }
-                    Conn c = World.pick(x.conns, via);
-                    WrOutcome o = x.t.complete(x.t.invalidate(c.target, m.mr, 0));
+                    x.model.calling(m, MrCall.INVALIDATE);
+                    Conn c = MrModel.pick(x.conns, via);
+                    WrOutcome o = x.t.complete(x.t.invalidate(c.target, m.mr(), 0));
                     if (!o.succeeded()) {
                         throw Violations.of("INV-3", o.call() + " of " + m + " on " + c, "STATUS_SUCCESS for a fast-registered MR", o.describe());
                     }
-                    x.stale.add(new Stale(m.live, "INV-4", "invalidated with NdkInvalidate"));
-                    m.live = null;
-                    m.phase = Phase.INVALIDATED;
+                    x.model.invalidated(m, "invalidated with NdkInvalidate");
                 }, x -> {
                     if (chosen[0] != null) {
-                        x.unsettle(chosen[0]);
+                        x.model.unsettle(chosen[0]);
                     }
                 });
             });
@@ -486,22 +367,21 @@ public class OneAdapterChainProperties {
     static final class RereadTokens implements Action.Independent<World> {
         @Override
         public boolean precondition(World w) {
-            return !w.lives().isEmpty();
+            return !w.model.eligible(MrCall.READ_TOKENS).isEmpty();
         }
 
         @Override
         public Arbitrary<Transformer<World>> transformer() {
             return PICKS.map(pick -> step("re-read the tokens of a live registration (pick " + pick + ")", x -> {
-                ModelMr m = World.pick(x.lives(), pick);
-                if (m == null) {
-                    return;
-                }
-                int remote = x.s.remoteToken(m.mr);
-                int local = x.s.localToken(m.mr);
-                if (remote != m.live.region().remoteToken() || local != m.live.localToken()) {
-                    throw Violations.of("MR-TOK-5", "NdkGetRemoteTokenFromMr() / NdkGetLocalTokenFromMr() of " + m + " after " + m.live.what(),
-                            "the values read when the registration completed: " + u32(m.live.region().remoteToken()) + " / "
-                                    + u32(m.live.localToken()), u32(remote) + " / " + u32(local));
+                ModelMr m = MrModel.pick(x.model.eligible(MrCall.READ_TOKENS), pick);
+                x.model.calling(m, MrCall.READ_TOKENS);
+                Grant g = m.grant();
+                int remote = x.s.remoteToken(m.mr());
+                int local = x.s.localToken(m.mr());
+                if (remote != g.remoteToken() || local != g.localToken()) {
+                    throw Violations.of("MR-TOK-5", "NdkGetRemoteTokenFromMr() / NdkGetLocalTokenFromMr() of " + m + " after " + g.what(),
+                            "the values read when the registration completed: " + u32(g.remoteToken()) + " / "
+                                    + u32(g.localToken()), u32(remote) + " / " + u32(local));
                 }
             }));
         }
@@ -511,7 +391,7 @@ public class OneAdapterChainProperties {
     static final class RemoteAccess implements Action.Independent<World> {
         @Override
         public boolean precondition(World w) {
-            return !w.lives().isEmpty() || !w.stale.isEmpty();
+            return !w.model.lives().isEmpty() || !w.model.revoked().isEmpty();
         }
 
         @Override
@@ -520,26 +400,21 @@ public class OneAdapterChainProperties {
                     Arbitraries.integers().between(1, 32), Arbitraries.of(false, false, false, true)).as((pick, via, write, kf, nSeed, past) ->
                     step("a peer " + (write ? "write" : "read") + " through a live or stale registration (pick " + pick + ", connection " + via
                             + ", " + nSeed + " byte(s)" + (past ? ", reaching past its end" : "") + ")", x -> {
-                        List<Object> targets = new ArrayList<>(x.lives());
-                        targets.addAll(x.stale);
-                        Object tg = World.pick(targets, pick);
-                        if (tg != null) {
-                            access(x, World.pick(x.conns, via), tg, write, kf, nSeed, past);
-                        }
+                        List<Object> targets = new ArrayList<>(x.model.lives());
+                        targets.addAll(x.model.revoked());
+                        access(x, MrModel.pick(x.conns, via), MrModel.pick(targets, pick), write, kf, nSeed, past);
                     }, OneAdapterChainProperties::forgetBytes));
         }
     }
 
     /** After a refused access: whatever is in memory now is what the kit expects (a refused request judges nothing). */
     private static void forgetBytes(World x) {
-        for (ModelMr m : x.mrs.values()) {
-            if (m.live != null) {
-                HostBuffer b = m.live.region().buffer();
-                b.acceptActual(0, (int) Math.min(Integer.MAX_VALUE, b.size()));
-            }
+        for (ModelMr m : x.model.lives()) {
+            HostBuffer b = m.grant().region().buffer();
+            b.acceptActual(0, (int) Math.min(Integer.MAX_VALUE, b.size()));
         }
-        for (Stale st : x.stale) {
-            HostBuffer b = st.live().region().buffer();
+        for (Revoked st : x.model.revoked()) {
+            HostBuffer b = st.grant().region().buffer();
             b.acceptActual(0, (int) Math.min(Integer.MAX_VALUE, b.size()));
         }
         for (Registered f : x.fixtures) {
@@ -549,15 +424,16 @@ public class OneAdapterChainProperties {
 
     private static void access(World x, Conn c, Object tg, boolean write, double kf, int nSeed, boolean past) {
         ModelMr owner = tg instanceof ModelMr mm ? mm : null;
-        Live l = owner != null ? owner.live : ((Stale) tg).live();
-        Stale stale = owner == null ? (Stale) tg : null;
+        Grant l = owner != null ? owner.grant() : ((Revoked) tg).grant();
+        Revoked stale = owner == null ? (Revoked) tg : null;
         Region r = l.region();
         int n = (int) Math.min(nSeed, Math.max(1, r.length()));
         long k = past ? r.length() - n + 1 : (long) (kf * (r.length() - n));
-        boolean inBounds = k >= 0 && k + n <= r.length();
-        boolean allowed = stale == null && inBounds && (write ? l.remoteWrite() : l.remoteRead());
-        String refused = stale != null ? stale.rule() : !inBounds ? (l.fast() ? "MR-FR-10" : "MR-REG-4") : l.fast() ? "MR-FR-12" : "MR-REG-8";
-        String granted = !l.fast() ? "MR-REG-4" : c == x.conns.get(0) ? "MR-FR-9" : "MR-FR-20";
+        Judgement j = Judgement.of(l, stale, write ? AccessKind.REMOTE_WRITE : AccessKind.REMOTE_READ, k, n, x.s.readSinkNotRequired(),
+                c != x.conns.get(0));
+        boolean allowed = j.allowed();
+        String refused = j.refusedRule();
+        String granted = j.grantedRule();
         int p = x.s.pageSize();
         long scratchOffset = p - n / 2; // the peer's side of the access crosses a page boundary of its buffer
         long bufferOffset = r.bufferOffset() + k;
@@ -582,8 +458,7 @@ public class OneAdapterChainProperties {
             throw Violations.of(granted, what, "STATUS_SUCCESS: the model allows this access", o.describe());
         }
         if (!allowed && o.succeeded()) {
-            throw Violations.of(refused, what, "an error: the model forbids this access (" + (stale != null ? "the registration was " + stale.why()
-                    : !inBounds ? "out of bounds" : "not permitted by the flags") + ")", "it succeeded");
+            throw Violations.of(refused, what, "an error: the model forbids this access (" + j.why() + ")", "it succeeded");
         }
         if (!write && allowed) {
             byte[] expected = r.buffer().expected(bufferOffset, n);
@@ -602,7 +477,8 @@ public class OneAdapterChainProperties {
 
     /** @return the fast registrations a remote invalidation may name: initialized with RemoteAccess, granting remote access */
     private static List<ModelMr> remotelyInvalidable(World w) {
-        return w.where(m -> m.phase == Phase.FAST_REGISTERED && m.remoteAccess && (m.live.remoteRead() || m.live.remoteWrite()));
+        return w.model.where(m -> MrCall.REMOTE_INVALIDATE.allowedIn(m.phase(), m.fast()) && m.pages().remoteAccess()
+                && (m.grant().remoteRead() || m.grant().remoteWrite()));
     }
 
     /**
@@ -621,13 +497,11 @@ public class OneAdapterChainProperties {
             return Combinators.combine(PICKS, PICKS, Arbitraries.integers().between(1, 32)).as((pick, via, n) -> {
                 ModelMr[] chosen = new ModelMr[1];
                 return step("remote invalidation of a fast-registered MR (pick " + pick + ", connection " + via + ", " + n + " byte(s))", x -> {
-                    ModelMr m = World.pick(remotelyInvalidable(x), pick);
+                    ModelMr m = MrModel.pick(remotelyInvalidable(x), pick);
                     chosen[0] = m;
-                    if (m == null || x.conns.size() < 2) {
-                        return;
-                    }
-                    Conn c = World.pick(x.conns.subList(1, x.conns.size()), via);
-                    int token = m.live.region().remoteToken();
+                    x.model.calling(m, MrCall.REMOTE_INVALIDATE);
+                    Conn c = MrModel.pick(x.conns.subList(1, x.conns.size()), via);
+                    int token = m.grant().remoteToken();
                     // c leaves the model while its receive is posted: a step that ends at a refused send (an allowed
                     // refusal) leaves that receive posted, and a later send on c would land in it
                     int at = x.conns.indexOf(c);
@@ -639,18 +513,16 @@ public class OneAdapterChainProperties {
                     if (!so.succeeded() || !ro.succeeded()) {
                         // the invalidation's own completion is INV-5's and CQ-3's to judge: whether it took effect is not
                         // known, and the receiver may have aborted the connection (INV-6)
-                        x.unsettle(m);
+                        x.model.unsettle(m);
                         return;
                     }
                     x.conns.add(at, c);
-                    String after = " after the peer's " + so.call() + " on " + c + " naming " + m + " (" + m.live.what() + ")";
-                    x.stale.add(new Stale(m.live, "INV-4", "invalidated remotely"));
-                    m.live = null;
-                    m.phase = Phase.INVALIDATED;
+                    String after = " after the peer's " + so.call() + " on " + c + " naming " + m + " (" + m.grant().what() + ")";
+                    x.model.invalidated(m, "invalidated remotely");
                     othersStillWork(x, after);
                 }, x -> {
                     if (chosen[0] != null) {
-                        x.unsettle(chosen[0]);
+                        x.model.unsettle(chosen[0]);
                     }
                 });
             });
@@ -687,7 +559,9 @@ public class OneAdapterChainProperties {
                             + pick + ")", x -> {
                         Integer token = badToken(x, bad, pick, seed);
                         if (token == null) {
-                            return; // no such token now
+                            // no such token now (no ended registration, no live one, or it names a live registration
+                            // again): a token never issued is always at hand, so the step still makes its call
+                            token = badToken(x, BadToken.NEVER_ISSUED, pick, seed);
                         }
                         x.badInvalidations++;
                         QpRef[] pair = x.t.connectedPair(0);
@@ -706,13 +580,13 @@ public class OneAdapterChainProperties {
 
         private static Integer badToken(World x, BadToken bad, int pick, int seed) {
             List<Integer> liveRemote = new ArrayList<>();
-            x.lives().forEach(m -> liveRemote.add(m.live.region().remoteToken()));
+            x.model.lives().forEach(m -> liveRemote.add(m.grant().remoteToken()));
             x.fixtures.stream().filter(f -> f.side() == x.s.target()).forEach(f -> liveRemote.add(f.remoteToken()));
             Integer token = switch (bad) {
                 case NEVER_ISSUED -> {
                     List<Integer> known = new ArrayList<>(liveRemote);
-                    x.stale.forEach(st -> known.add(st.live().region().remoteToken()));
-                    x.lives().forEach(m -> known.add(m.live.localToken()));
+                    x.model.revoked().forEach(st -> known.add(st.grant().remoteToken()));
+                    x.model.lives().forEach(m -> known.add(m.grant().localToken()));
                     x.fixtures.forEach(f -> {
                         known.add(f.remoteToken());
                         known.add(f.localToken());
@@ -724,12 +598,10 @@ public class OneAdapterChainProperties {
                     yield v;
                 }
                 case STALE -> {
-                    Stale st = World.pick(x.stale, pick);
-                    yield st == null ? null : st.live().region().remoteToken();
+                    yield x.model.revoked().isEmpty() ? null : MrModel.pick(x.model.revoked(), pick).grant().remoteToken();
                 }
                 case LOCAL -> {
-                    ModelMr m = World.pick(x.lives(), pick);
-                    yield m == null ? null : m.live.localToken();
+                    yield x.model.lives().isEmpty() ? null : MrModel.pick(x.model.lives(), pick).grant().localToken();
                 }
                 case PEER_PD -> x.conns.get(0).scratch.remoteToken();
             };
@@ -745,8 +617,8 @@ public class OneAdapterChainProperties {
     private static void othersStillWork(World x, String after) {
         Conn c = x.conns.get(0);
         int p = x.s.pageSize();
-        for (ModelMr m : x.lives()) {
-            Live l = m.live;
+        for (ModelMr m : x.model.lives()) {
+            Grant l = m.grant();
             Region r = l.region();
             int n = (int) Math.min(8, r.length());
             long scratchOffset = p - n / 2;
@@ -794,18 +666,16 @@ public class OneAdapterChainProperties {
     static final class CloseMr implements Action.Independent<World> {
         @Override
         public boolean precondition(World w) {
-            return !w.mrs.isEmpty();
+            return !w.model.eligible(MrCall.CLOSE).isEmpty();
         }
 
         @Override
         public Arbitrary<Transformer<World>> transformer() {
             return PICKS.map(pick -> step("close an MR (pick " + pick + ")", x -> {
-                ModelMr m = World.pick(new ArrayList<>(x.mrs.values()), pick);
-                if (m == null) {
-                    return;
-                }
-                x.t.closeAndWait(m.mr);
-                x.mrs.remove(m.id);
+                ModelMr m = MrModel.pick(x.model.eligible(MrCall.CLOSE), pick);
+                x.model.calling(m, MrCall.CLOSE);
+                x.t.closeAndWait(m.mr());
+                x.model.closed(m);
             }));
         }
     }
@@ -845,6 +715,9 @@ public class OneAdapterChainProperties {
             World[] end = new World[1];
             try {
                 chain.peek(w -> end[0] = w).run();
+                if (end[0] != null) {
+                    end[0].model.coverage().pairs().keySet().forEach(pair -> Statistics.label("model (state, call)").collect(pair));
+                }
             } catch (AssertionError e) {
                 throw withSteps(e, chain);
             } finally {

@@ -9,6 +9,7 @@ import org.ndktck.tck.properties.TokenProperties;
 import org.ndktck.tck.properties.MrLifecycleStateProperties;
 import org.ndktck.tck.properties.CloseProperties;
 import org.ndktck.tck.properties.AdapterInfoProperties;
+import org.ndktck.tck.properties.AdapterModelChainProperties;
 import org.ndktck.tck.properties.DeferProperties;
 import org.ndktck.tck.properties.CqProperties;
 import org.ndktck.tck.properties.FlushProperties;
@@ -107,6 +108,12 @@ class SectionFaultsTest {
         // an override of 2000 is twice the standard profile, so the property runs twice its declared 100: 200 chains
         c.add(new Case("fault:MR-DEREG-3/token-kept", MrLifecycleStateProperties.class).tries(2000));
         c.add(new Case("fault:INV-4/token-kept", MrLifecycleStateProperties.class).tries(2000));
+        // the adapter-model chain reaches a QP after a flush, LAMs released out of order and a fenced read behind DEFER
+        // only in some chains: twice the standard profile's tries
+        for (String f : List.of("fault:FL-1/receive-after-flush-never-cancelled", "fault:RW-5/silent-cancel-unreported",
+                "fault:PRIV-1/older-lam-release-unmaps-newest", "fault:RW-6/deferred-read-passes-fence")) {
+            c.add(new Case(f, AdapterModelChainProperties.class).tries(2000));
+        }
         // fault:MR-TOK-6/shared-token is proven by TokenProperties above; through the chain, a shared token may
         // first show as a wrong access (MR-FR-9, MR-TOK-2) before two registrations are live at once.
         return c;

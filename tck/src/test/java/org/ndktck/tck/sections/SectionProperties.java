@@ -1,6 +1,7 @@
 package org.ndktck.tck.sections;
 
 import org.ndktck.tck.properties.AdapterInfoProperties;
+import org.ndktck.tck.properties.AdapterModelChainProperties;
 import org.ndktck.tck.properties.CloseProperties;
 import org.ndktck.tck.properties.CqProperties;
 import org.ndktck.tck.properties.DeferProperties;
@@ -30,6 +31,7 @@ final class SectionProperties {
                 PrivilegedTokenProperties.class, SgeProperties.class, LamProperties.class, MdlVirtualAddressProperties.class,
                 InvalidateProperties.class, PostingProperties.class, ReadWriteProperties.class, FlushProperties.class,
                 CqProperties.class, DeferProperties.class, CloseProperties.class, AdapterInfoProperties.class,
-                MrLifecycleStateProperties.class, SendProperties.class, RemoteInvalidationAbortProperties.class};
+                MrLifecycleStateProperties.class, SendProperties.class, RemoteInvalidationAbortProperties.class,
+                AdapterModelChainProperties.class};
     }
 }
