@@ -259,6 +259,15 @@ public final class MrRequests {
         AsyncOp<NdkMr> op = calls.newOp(AsyncOp.Flavor.CLOSE, "NdkCloseMr", d);
         NtStatus r = inv.call("NdkCloseMr", d, () -> mr.close(op.closeCompletion(), op.context()));
         op.returned(r);
+        // a close may fail inline (CL-2): made again; still refused, the MR stays open for the session to close
+        for (int i = 1; i < Refusals.SETUP_ATTEMPTS && CloseRefusals.refused(r); i++) {
+            AsyncOp<NdkMr> again = calls.newOp(AsyncOp.Flavor.CLOSE, "NdkCloseMr", d);
+            r = inv.call("NdkCloseMr", d, () -> mr.close(again.closeCompletion(), again.context()));
+            again.returned(r);
+        }
+        if (CloseRefusals.refused(r) && s != null) {
+            s.closed = false;
+        }
         return r;
     }
 

@@ -17,7 +17,8 @@ class LegalProvidersPendingTest {
     void theKitGivesNoFailOverAPendingReference(String provider) {
         KitRun.Result r = KitRun.against(provider, KitRun.Preset.FAULTS).set("completion", "pending").tries(3).run();
         assertThat(r.properties()).as("properties ran").isNotEmpty();
-        assertThat(r.failedRules()).as(r.describe()).isEmpty();
+        // a kit interpretation's finding is ADVISORY, not FAIL (Verdicts.kitInterpretationOnly)
+        assertThat(r.failRules()).as(r.describe()).isEmpty();
         r.assertJudged(org.ndktck.tck.kit.Unjudged.DEFAULT_LIMITS);
     }
 }

@@ -39,7 +39,8 @@ class LegalProvidersTest {
     void theKitGivesNoFail(String provider) {
         KitRun.Result r = KitRun.against(provider, KitRun.Preset.FAULTS).tries(TRIES).run();
         assertThat(r.properties()).as("properties ran").isNotEmpty().hasSize((int) r.planned());
-        assertThat(r.failedRules()).as(r.describe()).isEmpty();
+        // a kit interpretation's finding is ADVISORY, not FAIL (Verdicts.kitInterpretationOnly)
+        assertThat(r.failRules()).as(r.describe()).isEmpty();
         r.assertJudged(org.ndktck.tck.kit.Unjudged.INLINE_DEFAULTS);
     }
 }

@@ -248,6 +248,25 @@ public final class KitRun {
             return out;
         }
 
+        /**
+         * @return the rules of {@link #failedRules()} that the run reports FAIL: without those whose finding is
+         *     ADVISORY because the rule is a kit interpretation that guards nothing the catalog names
+         *     ({@code Verdicts.kitInterpretationOnly}), unless the failure says memory was exposed
+         */
+        public Set<String> failRules() {
+            org.ndktck.spec.rules.RuleCatalog catalog = org.ndktck.spec.rules.RuleCatalog.standard();
+            Set<String> out = new TreeSet<>();
+            for (RunLedger.PropertyRecord r : failed()) {
+                boolean exposed = String.valueOf(r.message()).contains(org.ndktck.tck.runner.Verdicts.MEMORY_EXPOSED);
+                for (String id : chargedRules(r)) {
+                    if (exposed || !org.ndktck.tck.runner.Verdicts.kitInterpretationOnly(catalog.find(id).orElse(null))) {
+                        out.add(id);
+                    }
+                }
+            }
+            return out;
+        }
+
         /** @return the properties that failed */
         public List<RunLedger.PropertyRecord> failed() {
             return properties.stream().filter(r -> r.status().equals("FAILED")).toList();
