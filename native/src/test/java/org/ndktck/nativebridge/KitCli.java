@@ -56,6 +56,17 @@ final class KitCli {
             return false;
         }
 
+        /** @return the message of a rule in report.json, or null */
+        String message(String rule) {
+            for (JsonNode r : report.get("rules")) {
+                if (r.get("id").asText().equals(rule)) {
+                    JsonNode m = r.get("message");
+                    return m == null || m.isNull() ? null : m.asText();
+                }
+            }
+            throw new AssertionError("no rule " + rule + " in the report");
+        }
+
         /** @return the checks of a rule that reached an outcome (report.json's {@code checksRun}) */
         long checksRun(String rule) {
             for (JsonNode r : report.get("rules")) {
