@@ -14,7 +14,7 @@ import java.util.List;
  * JUnit Platform listener {@link PlatformReports}), so Surefire's output says how to replay a failure: one line per
  * failure cause with its rules, then the replays, in this build ({@code mvn -B verify -Dndk.tck.seed=S
  * -Dgroups=RULE}) and from the kit's checkout (the rule's {@code ./ndk-tck run} command with the provider's classes as
- * {@code --provider-jar}), and where the reports are. Nothing when every rule passed.
+ * {@code --provider-jar}), and where the reports are. Nothing when every rule passed or the provider could not be set up.
  */
 final class MavenRouteSummary {
     private MavenRouteSummary() {
@@ -31,7 +31,8 @@ final class MavenRouteSummary {
     static List<String> lines(RunReport r, Path dir) {
         List<String> out = new ArrayList<>();
         List<FailureCauses.FailureCause> causes = FailureCauses.of(r);
-        if (r.summary().failed() + r.summary().advisory() == 0) {
+        if (r.summary().failed() + r.summary().advisory() == 0 || r.exitCode() == NdkTckCommand.USAGE) {
+            // a setup error already fails every property with its one line; there is nothing to replay
             return out;
         }
         out.add("ndk-tck: " + r.summary().failed() + " FAIL, " + r.summary().advisory() + " ADVISORY; "

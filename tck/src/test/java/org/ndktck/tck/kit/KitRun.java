@@ -86,6 +86,9 @@ public final class KitRun {
         // one database per Surefire fork (the build runs the kit's tests in two JVMs at once): no fork reads what another writes
         params.put("jqwik.database", preset.database + System.getProperty("ndk.test.fork", ""));
         params.put("jqwik.reporting.onlyfailures", "true");
+        // jqwik's statistics blocks go to the JUnit Platform, not the build's console, unless the build asks for them
+        // (mvn verify -Djqwik.reporting.usejunitplatform=false)
+        params.put("jqwik.reporting.usejunitplatform", System.getProperty("jqwik.reporting.usejunitplatform", "true"));
         params.putAll(new java.util.TreeMap<>(preset.extra));
     }
 
