@@ -21,7 +21,7 @@ import org.ndktck.spec.NtStatus;
  *
  * <ul>
  *   <li>{@code fault:RW-6/deferred-read-passes-fence}: an NdkRead with DEFER is held back and submitted only after the
- *       next request without DEFER on its QP has been submitted, even when that request carries READ_FENCE: a fenced
+ *       next request without DEFER (on its QP or any other of the adapter) has been submitted, even when that request carries READ_FENCE: a fenced
  *       NdkWrite of the read's sink then carries the bytes the sink held before the read (RW-6). Held reads are
  *       submitted before a flush or close of the QP, so nothing is lost; a held read whose late submission fails
  *       completes with an error entry.</li>
@@ -56,9 +56,17 @@ final class FenceFaults {
             }
             NtStatus r = inner.apply(request);
             if ((request.flags() & NdkOpFlags.DEFER) == 0) {
-                submit(qp);
+                submitAll(); // any request without DEFER ends what is held, on every QP of the adapter
             }
             return r;
+        }
+
+        private void submitAll() {
+            List<ForwardingQp> qps;
+            synchronized (this) {
+                qps = new ArrayList<>(held.keySet());
+            }
+            qps.forEach(this::submit);
         }
 
         private void submit(ForwardingQp qp) {

@@ -636,7 +636,8 @@ public class AdapterModelChainProperties {
 
     /**
      * The target reads the peer's bytes into an SGE with the PD's privileged token at the first logical address of a
-     * live LAM (it must land in the LAM's pages: PRIV-1) or of a released one (the unspecified mode: it may fail or
+     * live LAM (it must land in the LAM's pages: PRIV-1, on an adapter with RDMA_READ_SINK_NOT_REQUIRED; without it a
+     * failure is allowed, PRIV-3) or of a released one (the unspecified mode: it may fail or
      * succeed, but no byte of the released pages changes: SEC-1).
      */
     static final class PrivilegedRead implements Action.Independent<World> {
@@ -664,10 +665,12 @@ public class AdapterModelChainProperties {
                         WrOutcome o = x.t.complete(x.t.read(x.t.target(), new NdkSge[]{new NdkSge(address, n, x.privilegedToken)},
                                 x.remote.va(), x.remote.remoteToken(), 0));
                         String what = o.call() + " into " + (live ? "a live" : "a released") + " LAM's address with the privileged token " + u32(x.privilegedToken);
-                        if (live) {
-                            if (!o.succeeded()) {
-                                throw Violations.of("PRIV-1", what, "STATUS_SUCCESS: the privileged token reaches a live LAM's pages", o.describe());
-                            }
+                        // an NdkRead's sink at a LAM address needs RDMA_READ_SINK_NOT_REQUIRED (PRIV-3): without it the read
+                        // may fail, and only a success is judged
+                        if (live && !o.succeeded() && x.s.readSinkNotRequired()) {
+                            throw Violations.of("PRIV-1", what, "STATUS_SUCCESS: the privileged token reaches a live LAM's pages", o.describe());
+                        }
+                        if (live && o.succeeded()) {
                             l.buffer().expectWrite(l.lam().fbo(), data);
                         }
                         x.s.checkMemory(live ? "PRIV-1" : "SEC-1", what);
