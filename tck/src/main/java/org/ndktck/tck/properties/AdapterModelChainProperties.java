@@ -382,7 +382,7 @@ public class AdapterModelChainProperties {
 
         @Override
         public boolean precondition(World w) {
-            return !connected(w).isEmpty();
+            return !w.tainted && !connected(w).isEmpty();
         }
 
         @Override
