@@ -24,6 +24,11 @@ class InitFlowTest {
     @Test
     void theInitProjectsReadmeCommandsAndEveryReplayTheyPrintWorkAsWritten() throws Exception {
         Path project = tmp.resolve("acme");
+        // the kit's artifacts in the local Maven repository, as README's "For provider authors" asks first (the same
+        // command ./ndk-tck runs when its jar is missing); without it the project would compile against whatever
+        // ndk-spec and ndk-tck an earlier install left there, or none
+        Shell.Result installed = Shell.run(Shell.KIT, java.util.Map.of(), Shell.MVN + " -q -B -DskipTests -pl cli -am install", 10);
+        assertThat(installed.code()).as(installed.toString()).isZero();
         Shell.Result init = Shell.run(Shell.KIT, "./ndk-tck init " + project + " --name acme-rnic --package com.acme.ndk");
         assertThat(init.code()).as(init.toString()).isZero();
         assertThat(Files.readAllLines(project.resolve(".gitignore"))).contains("target/", ".jqwik-database");
