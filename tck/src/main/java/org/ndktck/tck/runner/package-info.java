@@ -1,6 +1,9 @@
 /**
  * The kit's command-line runner ({@code ./ndk-tck}, main class {@link org.ndktck.tck.runner.NdkTckCommand}):
- * {@code run}, {@code rules}, {@code explain}, {@code merge} and {@code selftest}, built on picocli.
+ * {@code run}, {@code rules}, {@code explain}, {@code merge}, {@code providers}, {@code init} and {@code selftest},
+ * built on picocli. {@code providers} lists the providers a run can name and, with {@code --settings}, each
+ * setting's values and default; {@code init} writes a provider skeleton project (sources, pom, README and
+ * {@code .gitignore}); {@code selftest} runs the kit against every {@code fault:*} and {@code legal:*} provider.
  *
  * <p>A run happens in-process: {@link org.ndktck.tck.runner.KitRunner} validates the options (every usage
  * or setup error is a {@link org.ndktck.tck.runner.UsageException}: exit 2, one line, a hint), discovers the
