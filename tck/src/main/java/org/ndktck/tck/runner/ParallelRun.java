@@ -1,5 +1,7 @@
 package org.ndktck.tck.runner;
 
+import org.ndktck.tck.harness.TckConfig;
+
 import org.ndktck.tck.harness.PropertyClaims;
 import org.ndktck.tck.report.ReportMerger;
 import org.ndktck.tck.report.ReportWriter;
@@ -53,6 +55,29 @@ final class ParallelRun {
     }
 
     /**
+     * @param option  the {@code --jobs} value, or null
+     * @param profile the run's profile: without an option or {@code ndk.tck.jobs}, the smoke profile runs in one
+     *                worker, because a child JVM's start-up and warm-up cost more than they save in smoke's few
+     *                seconds of properties (runner time 3.9 s with one worker, 4.6 s with two on 2 idle cores;
+     *                BENCHMARKS.md, "Budgets of a kit run")
+     * @return the workers to use: the option, else {@code ndk.tck.jobs} (system property, then environment
+     *     variable {@code NDK_TCK_JOBS}), else 1 for the smoke profile and the number of available processors for
+     *     the others
+     * @throws UsageException when the number is below 1 or not a number
+     */
+    static int jobs(Integer option, TckConfig.Profile profile) {
+        if (option == null && profile == TckConfig.Profile.SMOKE && jobsSetting() == null) {
+            return 1;
+        }
+        return jobs(option);
+    }
+
+    private static String jobsSetting() {
+        String text = Optional.ofNullable(System.getProperty(JOBS)).orElse(System.getenv("NDK_TCK_JOBS"));
+        return text == null || text.isBlank() ? null : text;
+    }
+
+    /**
      * @param option the {@code --jobs} value, or null
      * @return the workers to use: the option, else {@code ndk.tck.jobs} (system property, then environment
      *     variable {@code NDK_TCK_JOBS}), else the number of available processors
@@ -65,8 +90,8 @@ final class ParallelRun {
             }
             return option;
         }
-        String text = Optional.ofNullable(System.getProperty(JOBS)).orElse(System.getenv("NDK_TCK_JOBS"));
-        if (text == null || text.isBlank()) {
+        String text = jobsSetting();
+        if (text == null) {
             return Math.max(1, Runtime.getRuntime().availableProcessors());
         }
         try {

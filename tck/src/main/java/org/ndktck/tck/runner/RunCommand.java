@@ -77,8 +77,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--jobs", paramLabel = "N", showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Workers that run the selected rules in parallel (worker 1 in this JVM, the others in child JVMs; "
-                    + "the verdicts equal those of --jobs 1 with the same seed). Default: ndk.tck.jobs, else the number of "
-                    + "available processors.")
+                    + "the verdicts equal those of --jobs 1 with the same seed). Default: ndk.tck.jobs, else 1 for the smoke profile "
+                    + "and the number of available processors for the others.")
     Integer jobs;
 
     @Option(names = "--report-dir", paramLabel = "DIR", defaultValue = "target/ndk-tck-report",
@@ -147,7 +147,7 @@ public final class RunCommand implements Callable<Integer> {
                 return NdkTckCommand.OK;
             }
         }
-        int requested = ParallelRun.jobs(jobs);
+        int requested = ParallelRun.jobs(jobs, profile);
         KitRunner.Prepared p = KitRunner.prepare(o);
         if (claims != null) {
             p.claimingIn(claims, worker);

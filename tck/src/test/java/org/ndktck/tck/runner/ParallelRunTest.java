@@ -150,6 +150,17 @@ class ParallelRunTest {
     }
 
     @Test
+    void theSmokeProfileDefaultsToOneWorkerAndTheOthersToTheProcessors() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty(ParallelRun.JOBS) == null && System.getenv("NDK_TCK_JOBS") == null,
+                "a jobs default is set for this JVM");
+        int processors = Math.max(1, Runtime.getRuntime().availableProcessors());
+        assertThat(ParallelRun.jobs(null, org.ndktck.tck.harness.TckConfig.Profile.SMOKE)).isEqualTo(1);
+        assertThat(ParallelRun.jobs(null, org.ndktck.tck.harness.TckConfig.Profile.STANDARD)).isEqualTo(processors);
+        assertThat(ParallelRun.jobs(null, org.ndktck.tck.harness.TckConfig.Profile.DEEP)).isEqualTo(processors);
+        assertThat(ParallelRun.jobs(3, org.ndktck.tck.harness.TckConfig.Profile.SMOKE)).isEqualTo(3);
+    }
+
+    @Test
     void aBadJobsCountIsAUsageError() {
         Cli.Result r = Cli.probeRun(tmp.resolve("bad"), "--jobs", "0");
         assertThat(r.code()).isEqualTo(2);
