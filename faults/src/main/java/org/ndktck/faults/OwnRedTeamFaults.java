@@ -3,16 +3,12 @@ package org.ndktck.faults;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkLogicalAddressMapping;
-import org.ndktck.spec.NdkMr;
-import org.ndktck.spec.NdkOperationType;
-import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NdkProvider;
 import org.ndktck.spec.NdkProviderSource;
 import org.ndktck.spec.NdkSge;
@@ -30,10 +26,6 @@ import org.ndktck.spec.RequestCompletion;
  *   <li>{@code fault:SEC-1/chained-lam-never-released}: NdkReleaseLam of a LAM built over an MDL chain of two or more
  *       MDLs frees nothing (the release walks a page count taken from the first MDL and finds none to unmap past it),
  *       so the LAM's adapter logical addresses still reach the released pages with the privileged token.</li>
- *   <li>{@code fault:INV-4/invalidate-through-another-qp-ignored}: NdkInvalidate looks the MR up in a cache of the
- *       fast registrations made through the QP it is posted on; an MR fast-registered through another QP of the same PD
- *       is not found, and the request completes with success without invalidating anything (the registration keeps
- *       granting access).</li>
  * </ul>
  */
 public final class OwnRedTeamFaults implements NdkProviderSource {
@@ -47,9 +39,6 @@ public final class OwnRedTeamFaults implements NdkProviderSource {
         out.add(Variants.wrapped("fault:SEC-1/chained-lam-never-released",
                 "NdkReleaseLam of a LAM built over a chain of two or more MDLs frees nothing: its logical addresses keep "
                         + "reaching the released pages", ChainedLamNeverReleased::new));
-        out.add(Variants.wrapped("fault:INV-4/invalidate-through-another-qp-ignored",
-                "NdkInvalidate of an MR fast-registered through another QP of the PD completes with success and invalidates nothing",
-                InvalidateThroughAnotherQpIgnored::new));
         return out;
     }
 
@@ -83,26 +72,6 @@ public final class OwnRedTeamFaults implements NdkProviderSource {
             if (!chained.remove(lam)) {
                 inner.run();
             }
-        }
-    }
-
-    /** Completes an NdkInvalidate posted on a QP other than the one that fast-registered the MR, without invalidating. */
-    static final class InvalidateThroughAnotherQpIgnored implements Hooks {
-        private final Map<NdkMr, ForwardingQp> registeredThrough = new ConcurrentHashMap<>();
-
-        @Override
-        public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
-            if (w.call() == NdkCall.FAST_REGISTER && w.mr() != null) {
-                registeredThrough.put(w.mr(), qp);
-            } else if (w.call() == NdkCall.INVALIDATE && w.mr() != null) {
-                ForwardingQp through = registeredThrough.get(w.mr());
-                if (through != null && through != qp) {
-                    qp.initiatorCq().inject(new NdkResultEx(NtStatus.STATUS_SUCCESS, 0, qp.qpContext(), w.context(),
-                            NdkOperationType.INVALIDATE, 0));
-                    return NtStatus.STATUS_SUCCESS;
-                }
-            }
-            return inner.apply(w);
         }
     }
 }
