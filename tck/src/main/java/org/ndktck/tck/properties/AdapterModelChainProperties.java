@@ -594,7 +594,7 @@ public class AdapterModelChainProperties {
         }
     }
 
-    /** NdkBuildLam over a fresh buffer (1 or 2 pages, any FBO). */
+    /** NdkBuildLam over a fresh buffer (1 or 2 pages, any FBO), described by one MDL or a chain of two. */
     static final class BuildLam implements Action.Independent<World> {
         @Override
         public boolean precondition(World w) {
@@ -603,14 +603,26 @@ public class AdapterModelChainProperties {
 
         @Override
         public Arbitrary<Transformer<World>> transformer() {
-            return Combinators.combine(Arbitraries.integers().between(1, 2), Arbitraries.doubles().between(0, 1)).as((pages, fb) ->
-                    step("build a LAM over " + pages + " page(s) (FBO " + String.format("%.3f", fb) + " of a page)", x -> {
+            return Combinators.combine(Arbitraries.integers().between(1, 2), Arbitraries.doubles().between(0, 1),
+                    Arbitraries.of(false, true)).as((pages, fb, chained) ->
+                    step("build a LAM over " + pages + " page(s) (FBO " + String.format("%.3f", fb) + " of a page, "
+                            + (chained ? "a chain of two MDLs" : "one MDL") + ")", x -> {
                         int p = x.s.pageSize();
                         int fbo = (int) (fb * (p - 1));
                         var buffer = x.s.allocate(pages);
                         long length = (long) pages * p - fbo;
+                        long va = x.t.freshVa() + fbo;
+                        org.ndktck.spec.Mdl mdl;
+                        if (chained && length >= 2) {
+                            // the second MDL starts at the first's page end (two pages) or inside the page (one page)
+                            int first = pages == 2 ? p - fbo : (int) (length / 2);
+                            mdl = buffer.mdl(va, 0, first);
+                            mdl.setNext(buffer.mdl(va + first, pages == 2 ? 1 : 0, (int) (length - first)));
+                        } else {
+                            mdl = buffer.mdl(va, 0, (int) length);
+                        }
                         x.lams.calling(LamModel.LamPhase.LIVE, LamModel.LamCall.BUILD);
-                        var lam = x.s.buildLam(buffer.mdl(x.t.freshVa() + fbo, 0, (int) length), length);
+                        var lam = x.s.buildLam(mdl, length);
                         x.lams.built(new BuiltLam(buffer, lam, length));
                     }));
         }
