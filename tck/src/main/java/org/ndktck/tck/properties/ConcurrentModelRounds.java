@@ -82,9 +82,11 @@ final class ConcurrentModelRounds {
         int steps = 2 + r.nextInt(most - 1);
         History.Kind[] kinds = {History.Kind.REGISTER, History.Kind.DEREGISTER, History.Kind.READ, History.Kind.READ, History.Kind.SEND};
         History.Kind[][] out = new History.Kind[threads][steps];
-        for (int i = 0; i < threads; i++) {
-            for (int k = 0; k < steps; k++) {
-                out[i][k] = kinds[r.nextInt(kinds.length)];
+        for (int k = 0; k < steps; k++) {
+            // a third of the steps have every thread send at once (sends meet only on the shared receive CQ)
+            boolean allSend = r.nextInt(3) == 0;
+            for (int i = 0; i < threads; i++) {
+                out[i][k] = allSend ? History.Kind.SEND : kinds[r.nextInt(kinds.length)];
             }
         }
         return out;
