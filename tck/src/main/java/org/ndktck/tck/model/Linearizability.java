@@ -180,6 +180,9 @@ public final class Linearizability {
                     return end;
                 }
                 depth--;
+                if (exhausted) {
+                    return null;
+                }
             }
             return null;
         }
