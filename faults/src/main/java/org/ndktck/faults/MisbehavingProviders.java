@@ -28,6 +28,7 @@ public final class MisbehavingProviders implements NdkProviderSource {
         all.addAll(LimitFaults.providers());
         all.addAll(SlowProviders.faults());
         all.addAll(ConcurrencyFaults.providers());
+        all.addAll(ModelRaceFaults.providers());
         return all;
     }
 }
