@@ -46,6 +46,7 @@ public final class LegalBehaviours {
         all.addAll(MisuseFaults.legal());
         all.addAll(SlowProviders.legal());
         all.addAll(LegalPageReadings.providers());
+        all.addAll(LegalTokenScopes.providers());
         return List.copyOf(all);
     }
 
