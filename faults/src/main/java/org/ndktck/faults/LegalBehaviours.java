@@ -47,6 +47,7 @@ public final class LegalBehaviours {
         all.addAll(SlowProviders.legal());
         all.addAll(LegalPageReadings.providers());
         all.addAll(LegalTokenScopes.providers());
+        all.addAll(LegalAcceptedRequests.providers());
         return List.copyOf(all);
     }
 

@@ -182,7 +182,7 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
         if (tooManyFrames(frames)) {
             return null;
         }
-        PageMap pages = PageMap.ofFrames(pageSize, frames);
+        PageMap pages = PageMap.ofFrames(pageSize, adapter.policy.get(Pieces.FR_PAGE_TABLE).kept(frames, initializedPageCount));
         int placement = adapter.policy.get(Pieces.FBO_PLACEMENT).firstByteOffset(fbo, baseVirtualAddress, pageSize);
         int firstByteOffset = Math.floorMod(placement, pageSize);
         int access = adapter.policy.get(Pieces.FR_ACCESS_FLAGS).access(flags);
