@@ -77,6 +77,7 @@ typedef uint64_t NDK_LOGICAL_ADDRESS; /* an adapter logical address, from NdkBui
 #define STATUS_CANCELLED              ((NTSTATUS)0xC0000120L)
 #define STATUS_REMOTE_RESOURCES       ((NTSTATUS)0xC000013DL)
 #define STATUS_CONNECTION_INVALID     ((NTSTATUS)0xC000023AL)
+#define STATUS_CONNECTION_ABORTED     ((NTSTATUS)0xC0000241L)
 #define STATUS_IMPLEMENTATION_LIMIT   ((NTSTATUS)0xC000042BL)
 
 /* ------------------------------------------------------------------------------------------ flag values */
@@ -227,6 +228,9 @@ typedef struct _NDK_ADAPTER_INFO {
     ULONG MaxCallerData;
     ULONG MaxCalleeData;
     ULONG AdapterFlags;
+    /* The transport. The kit reads it when the adapter opens, prints it in the report header and judges the
+     * transport-dependent rules by it (TR-1: over NdkiWarp a send that finds no receive posted may end the
+     * connection; over NdkInfiniBand, NdkRoCE and NdkRoCEv2 it waits). NdkUndefined is judged as NdkInfiniBand. */
     NDK_RDMA_TECHNOLOGY RdmaTechnology;
 } NDK_ADAPTER_INFO;
 
@@ -476,6 +480,8 @@ _Static_assert(sizeof(NDK_SGE) == 16, "NDK_SGE is 16 bytes");
 _Static_assert(sizeof(NDK_RESULT) == 24 && sizeof(NDK_RESULT_EX) == 40, "NDK_RESULT(_EX) layout");
 _Static_assert(offsetof(NDK_LOGICAL_ADDRESS_MAPPING, AdapterPageArray) == 16, "LAM header is 16 bytes");
 _Static_assert(sizeof(NDK_ADAPTER_INFO) == 104, "NDK_ADAPTER_INFO is 104 bytes");
+_Static_assert(offsetof(NDK_ADAPTER_INFO, RdmaTechnology) == 96 && sizeof(NDK_RDMA_TECHNOLOGY) == 4,
+               "RdmaTechnology is the ULONG at offset 96");
 _Static_assert(offsetof(NDK_TCK_MDL, PfnArray) == 32, "NDK_TCK_MDL header is 32 bytes");
 _Static_assert(sizeof(NDK_TCK_HOST) == 32, "NDK_TCK_HOST is 32 bytes");
 #endif

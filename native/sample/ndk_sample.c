@@ -70,6 +70,7 @@ typedef struct config {
     uint64_t max_registration_size;
     ULONG max_objects;
     uint64_t seed;
+    NDK_RDMA_TECHNOLOGY transport; /* NDK_ADAPTER_INFO.RdmaTechnology (setting transport) */
 } config;
 
 #if defined(FAULT_GEN_CB_1_TWICE)
@@ -89,6 +90,9 @@ static const NDK_TCK_SETTING_INFO SETTINGS[] = {
     {"maxRegistrationSize", "1099511627776", "MaxRegistrationSize in bytes, 1..2^64-1"},
     {"maxObjects", "65536", "live PD/CQ/MR/QP objects per adapter, 1..2147483647"},
     {"seed", "0", "64-bit seed for completion=mixed and token scrambling"},
+    {"transport", "infiniband",
+     "infiniband|roce|rocev2|iwarp: NDK_ADAPTER_INFO.RdmaTechnology; iwarp: a send that finds no receive posted at "
+     "the peer ends the connection (STATUS_CONNECTION_ABORTED, both QPs flushed), other transports let it wait"},
 };
 #define SETTING_COUNT (sizeof(SETTINGS) / sizeof(SETTINGS[0]))
 
@@ -131,7 +135,7 @@ static NTSTATUS invalid_setting(char *message, ULONG size, const char *key, cons
 
 NDK_TCK_EXPORT NTSTATUS NdkTckConfigure(const NDK_TCK_SETTING *settings, ULONG count, char *message,
                                         ULONG message_size, ULONG *page_size, PVOID *out) {
-    config c = {MODE_INLINE, 1, 2, 4096, 65536, 1ull << 40, 65536, 0};
+    config c = {MODE_INLINE, 1, 2, 4096, 65536, 1ull << 40, 65536, 0, NdkInfiniBand};
 #if defined(FAULT_GEN_CB_1_TWICE)
     c.completion = MODE_PENDING;
 #endif
@@ -169,6 +173,12 @@ NDK_TCK_EXPORT NTSTATUS NdkTckConfigure(const NDK_TCK_SETTING *settings, ULONG c
             if (!parse_u64(v, &n) || n < 1 || n > 0x7FFFFFFF)
                 return invalid_setting(message, message_size, k, v, "an integer from 1 to 2147483647");
             c.max_objects = (ULONG)n;
+        } else if (strcmp(k, "transport") == 0) {
+            if (strcasecmp(v, "infiniband") == 0) c.transport = NdkInfiniBand;
+            else if (strcasecmp(v, "roce") == 0) c.transport = NdkRoCE;
+            else if (strcasecmp(v, "rocev2") == 0) c.transport = NdkRoCEv2;
+            else if (strcasecmp(v, "iwarp") == 0) c.transport = NdkiWarp;
+            else return invalid_setting(message, message_size, k, v, "infiniband, roce, rocev2 or iwarp");
         } else if (strcmp(k, "seed") == 0) {
             if (*v == '-') {
                 if (!parse_u64(v + 1, &n)) return invalid_setting(message, message_size, k, v, "a signed 64-bit integer");
@@ -1019,7 +1029,7 @@ static NTSTATUS query_adapter_info(NDK_ADAPTER *pa, NDK_ADAPTER_INFO *info, ULON
     info->MaxInitiatorQueueDepth = MAX_QUEUE_DEPTH;
     info->MaxCqDepth = MAX_CQ_DEPTH;
     info->AdapterFlags = a->flags;
-    info->RdmaTechnology = NdkUndefined;
+    info->RdmaTechnology = a->cfg.transport; /* the transport the kit judges TR-1 by */
     *size = sizeof *info;
     return STATUS_SUCCESS;
 }
@@ -1901,8 +1911,15 @@ static void send(adapter *a, wr *w) {
             }
         }
     }
-    if (peer->receives.head != NULL) match(a, w, pop(&peer->receives));
-    else push(&peer->inbound, w);
+    if (peer->receives.head != NULL) {
+        match(a, w, pop(&peer->receives));
+    } else if (a->cfg.transport == NdkiWarp) {
+        /* iWARP has no receiver-not-ready retry: an untagged message with no buffer ends the connection (TR-1) */
+        fail(a, w, STATUS_CONNECTION_ABORTED);
+        abort_connection(w->qp);
+    } else {
+        push(&peer->inbound, w);
+    }
 }
 
 static void receive(adapter *a, wr *w) {

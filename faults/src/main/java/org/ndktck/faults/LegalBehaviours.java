@@ -46,6 +46,8 @@ public final class LegalBehaviours {
         all.addAll(MisuseFaults.legal());
         all.addAll(SlowProviders.legal());
         all.addAll(LegalPageReadings.providers());
+        all.addAll(LegalTokenScopes.providers());
+        all.addAll(LegalAcceptedRequests.providers());
         return List.copyOf(all);
     }
 

@@ -69,6 +69,8 @@ final class Layout {
     static final int LAM_PAGES = 16;
     /** NDK_ADAPTER_INFO: 104 bytes (offsets in {@link NativeAdapter#queryAdapterInfo()}). */
     static final int ADAPTER_INFO_SIZE = 104;
+    /** NDK_ADAPTER_INFO.RdmaTechnology: the NDK_RDMA_TECHNOLOGY (a 4-byte C enum) at this offset. */
+    static final int ADAPTER_INFO_RDMA_TECHNOLOGY = 96;
     /** NDK_TCK_MDL: Next 0, StartVa 8, ByteCount 16, ByteOffset 20, PfnCount 24, Reserved 28, PfnArray from 32. */
     static final int MDL_HEADER = 32;
     /** NDK_TCK_HOST: HeaderVersion 0, PageSize 4, HostContext 8, ReadFrame 16, WriteFrame 24; 32 bytes. */

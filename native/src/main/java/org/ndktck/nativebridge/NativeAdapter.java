@@ -30,12 +30,29 @@ final class NativeAdapter extends NativeObject implements NdkAdapter {
     private final NativeFactory factory;
     private final Memory hostStruct;
     private final NdkAdapterInfo info;
+    private final org.ndktck.spec.NdkRdmaTechnology technology;
 
     NativeAdapter(NativeFactory factory, HostMemory memory, long host, Memory hostStruct, Pointer ptr) {
         super(new AdapterState(factory, memory, host), ptr);
         this.factory = factory;
         this.hostStruct = hostStruct;
         this.info = readInfo();
+        this.technology = readTechnology();
+    }
+
+    private org.ndktck.spec.NdkRdmaTechnology readTechnology() {
+        Memory buf = new Memory(Layout.ADAPTER_INFO_SIZE);
+        buf.clear();
+        Memory size = new Memory(4);
+        size.setInt(0, Layout.ADAPTER_INFO_SIZE);
+        int status = call(Layout.ADAPTER_QUERY_INFO, ptr, buf, size);
+        int value = status == 0 ? buf.getInt(Layout.ADAPTER_INFO_RDMA_TECHNOLOGY) : 0;
+        for (org.ndktck.spec.NdkRdmaTechnology t : org.ndktck.spec.NdkRdmaTechnology.values()) {
+            if (t.value() == value && t != org.ndktck.spec.NdkRdmaTechnology.MAX_TECHNOLOGY) {
+                return t;
+            }
+        }
+        return org.ndktck.spec.NdkRdmaTechnology.UNDEFINED;
     }
 
     private NdkAdapterInfo readInfo() {
@@ -56,6 +73,18 @@ final class NativeAdapter extends NativeObject implements NdkAdapter {
     @Override
     public NdkAdapterInfo queryAdapterInfo() {
         return readInfo();
+    }
+
+    /**
+     * NDK_ADAPTER_INFO.RdmaTechnology as the C provider reports it through NdkQueryAdapterInfo (the C enum, an
+     * unsigned 32-bit value at offset 96): NdkiWarp (1), NdkInfiniBand (2), NdkRoCE (3), NdkRoCEv2 (4); 0 and any
+     * value the SPI does not name are {@link org.ndktck.spec.NdkRdmaTechnology#UNDEFINED}. Read when the adapter opened.
+     *
+     * @return the transport the kit judges the transport-dependent rules by (TR-1)
+     */
+    @Override
+    public org.ndktck.spec.NdkRdmaTechnology rdmaTechnology() {
+        return technology;
     }
 
     @Override

@@ -61,7 +61,7 @@ public final class NativeProvider implements NdkProvider {
         d.put(HOST_DIR, "directory of libndk_tck_relay.so and ndk-tck-host*; default native/target/native");
         d.put(CRASH_LOG_DIR, "where host processes write their crash logs; default the run's report directory");
         d.put("<other>", "passed to the library's NdkTckConfigure (the sample: completion, readSinkNotRequired, "
-                + "ndkVersion, pageSize, frmrPageCount, maxRegistrationSize, maxObjects, seed)");
+                + "ndkVersion, pageSize, frmrPageCount, maxRegistrationSize, maxObjects, seed, transport)");
         return d;
     }
 

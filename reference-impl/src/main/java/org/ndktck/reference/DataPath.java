@@ -141,7 +141,7 @@ final class DataPath {
                 fail(wr, NtStatus.STATUS_INVALID_PARAMETER);
                 return;
             }
-            Object holder = adapter.tokenHolder(wr.sgl[0].memoryRegionToken());
+            Object holder = adapter.tokenHolder(wr.sgl[0].memoryRegionToken(), qp.pd);
             RemoteInvalidateRequest request = invalidateRequest(adapter, WorkRequestType.READ,
                     wr.sgl[0].memoryRegionToken(), holder, qp.pd);
             NtStatus status = adapter.policy.evaluate(Pieces.REMOTE_INVALIDATE, request);
@@ -180,7 +180,7 @@ final class DataPath {
     }
 
     private static Object remoteSpan(ReferenceAdapter adapter, ReferenceQp target, WorkRequest wr, long total) {
-        Object holder = adapter.tokenHolder(wr.remoteToken);
+        Object holder = adapter.tokenHolder(wr.remoteToken, target.pd);
         if (!(holder instanceof Region region)) {
             return remoteWithoutRegistration(adapter, target, wr, total, holder);
         }
@@ -227,7 +227,7 @@ final class DataPath {
     /** One local SGE: checks of {@link Pieces#LOCAL_ACCESS}, then its bytes as a span. */
     private static Object localSpan(ReferenceAdapter adapter, ReferenceQp qp, NdkSge sge, boolean sink,
                                     WorkRequestType type) {
-        Object holder = adapter.tokenHolder(sge.memoryRegionToken());
+        Object holder = adapter.tokenHolder(sge.memoryRegionToken(), qp.pd);
         TokenOwner owner = ownerOf(holder);
         long address = sge.address();
         long length = sge.unsignedLength();
@@ -350,7 +350,7 @@ final class DataPath {
         }
         Region invalidate = null;
         if (send.type == WorkRequestType.SEND_AND_INVALIDATE) {
-            Object holder = adapter.tokenHolder(send.remoteToken);
+            Object holder = adapter.tokenHolder(send.remoteToken, receive.qp.pd);
             RemoteInvalidateRequest request = invalidateRequest(adapter, WorkRequestType.SEND_AND_INVALIDATE,
                     send.remoteToken, holder, receive.qp.pd);
             NtStatus status = adapter.policy.evaluate(Pieces.REMOTE_INVALIDATE, request);
@@ -417,7 +417,7 @@ final class DataPath {
             long address = sge.address();
             long length = sge.unsignedLength();
             Span span = null;
-            if (adapter.tokenHolder(sge.memoryRegionToken()) instanceof Region r && r.live() && r.pd == qp.pd
+            if (adapter.tokenHolder(sge.memoryRegionToken(), qp.pd) instanceof Region r && r.live() && r.pd == qp.pd
                     && bounds.permits(r, address, length)) {
                 span = new Span(r.pages, r.position(address), length);
             }

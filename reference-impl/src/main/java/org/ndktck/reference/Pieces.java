@@ -234,6 +234,10 @@ public final class Pieces {
     /** {@code frame-reach}: the part of an access past the last frame of its registration (the reference refuses it). */
     public static final Piece<FrameReach> FRAME_REACH = add(new Piece<>("frame-reach", FrameReach.class, FrameReach.REFUSE,
             "an access past the last page frame of its registration or LAM fails (a safety net no rule states)"));
+    /** {@code fr-page-table}: the frames an accepted fast registration keeps (the reference: all it named). */
+    public static final Piece<FrPageTable> FR_PAGE_TABLE = add(new Piece<>("fr-page-table", FrPageTable.class,
+            (FrPageTable) (frames, initializedPageCount) -> frames,
+            "a fast registration keeps every page frame its AdapterPageArray named"));
     /** {@code addressing}: which byte of a registration an address names. */
     public static final Piece<RegionAddressing> ADDRESSING = add(new Piece<>("addressing", RegionAddressing.class,
             (RegionAddressing) StandardChecks::absoluteAddressing, "absolute addresses: byte address - base"));

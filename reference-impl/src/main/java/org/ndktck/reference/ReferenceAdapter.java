@@ -76,11 +76,17 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     private final SplittableRandom random;
     private final TokenAllocator tokenAllocator;
 
-    /** Token → Region, ReferencePd (privileged token) or ReferenceMr (token of an initialized fast-register MR). */
-    private final Map<Integer, Object> tokens = new HashMap<>();
+    /**
+     * Token → what it names: Region, ReferencePd (privileged token) or ReferenceMr (token of an initialized
+     * fast-register MR). A token is scoped by the PD of the QP it is used through (MR-TOK-6 asks uniqueness within
+     * one PD only), so one value may name one holder of each PD; the list holds them in the order they were put.
+     */
+    private final Map<Integer, List<Object>> tokens = new HashMap<>();
     /** Logical base → LAM. */
     private final TreeMap<Long, LamMapping> lams = new TreeMap<>();
     private long nextLogicalAddress = LOGICAL_ADDRESS_BASE;
+    /** The ordinal the next PD gets ({@link ReferencePd#ordinal}). */
+    private int pdOrdinals;
     /** The LAM {@link #lamAt} found last (a one-entry cache; checked for {@code live} before use). */
     private LamMapping lastLam;
     private final Set<ReferenceObject> objects = new LinkedHashSet<>();
@@ -567,24 +573,69 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
 
     // ------------------------------------------------------------------ tokens
 
-    /** Under the lock: a fresh token from the {@code token-allocator} piece. */
-    int allocateToken(TokenPurpose purpose, int previous) {
-        return tokenAllocator.allocate(new TokenRequest(purpose, previous, tokens::containsKey));
+    /**
+     * Under the lock: a fresh token from the {@code token-allocator} piece for a holder of {@code pd}. The request's
+     * {@code inUse} is adapter-wide, its {@code inUseOnPd} only the tokens of {@code pd}.
+     */
+    int allocateToken(ReferencePd pd, TokenPurpose purpose, int previous) {
+        return tokenAllocator.allocate(new TokenRequest(purpose, previous, tokens::containsKey, pd.ordinal,
+                t -> holderOn(t, pd) != null));
+    }
+
+    /** Under the lock: the next PD's ordinal (0, 1, 2, ... in creation order). */
+    int nextPdOrdinal() {
+        return pdOrdinals++;
     }
 
     /** Under the lock. */
     void putToken(int token, Object holder) {
-        tokens.put(token, holder);
+        tokens.computeIfAbsent(token, k -> new ArrayList<>(1)).add(holder);
     }
 
     /** Under the lock: removes the token only while it still names {@code holder}. */
     void removeToken(int token, Object holder) {
-        tokens.remove(token, holder);
+        List<Object> holders = tokens.get(token);
+        if (holders != null && holders.remove(holder) && holders.isEmpty()) {
+            tokens.remove(token);
+        }
     }
 
-    /** Under the lock: what the token names (Region, ReferencePd, ReferenceMr) or null. O(1). */
-    Object tokenHolder(int token) {
-        return tokens.get(token);
+    /**
+     * Under the lock: what the token names for a request made through a QP of {@code pd} (Region, ReferencePd,
+     * ReferenceMr) or null. A holder of {@code pd} comes first; else a holder of another PD, so that the PD checks
+     * of the access pieces still see (and refuse) a token of another PD. O(holders of the value).
+     */
+    Object tokenHolder(int token, ReferencePd pd) {
+        List<Object> holders = tokens.get(token);
+        if (holders == null) {
+            return null;
+        }
+        Object own = holderOn(token, pd);
+        return own != null ? own : holders.get(0);
+    }
+
+    /** Under the lock: the holder of {@code token} that belongs to {@code pd}, or null. */
+    private Object holderOn(int token, ReferencePd pd) {
+        List<Object> holders = tokens.get(token);
+        if (holders == null) {
+            return null;
+        }
+        for (Object h : holders) {
+            if (pdOf(h) == pd) {
+                return h;
+            }
+        }
+        return null;
+    }
+
+    private static ReferencePd pdOf(Object holder) {
+        if (holder instanceof Region r) {
+            return r.pd;
+        }
+        if (holder instanceof ReferenceMr m) {
+            return m.pd;
+        }
+        return holder instanceof ReferencePd p ? p : null;
     }
 
     /**
@@ -611,9 +662,11 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
      */
     Span findRegion(ReferencePd pd, long address, long length) {
         RegionBounds bounds = policy.get(Pieces.BOUNDS);
-        for (Object holder : tokens.values()) {
-            if (holder instanceof Region r && r.live() && r.pd == pd && bounds.permits(r, address, length)) {
-                return new Span(r.pages, r.position(address), length);
+        for (List<Object> holders : tokens.values()) {
+            for (Object holder : holders) {
+                if (holder instanceof Region r && r.live() && r.pd == pd && bounds.permits(r, address, length)) {
+                    return new Span(r.pages, r.position(address), length);
+                }
             }
         }
         return null;

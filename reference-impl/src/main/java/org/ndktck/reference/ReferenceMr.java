@@ -85,7 +85,7 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
             return NtStatus.STATUS_INSUFFICIENT_RESOURCES;
         }
         int access = adapter.policy.get(Pieces.MR_ACCESS_FLAGS).access(flags);
-        int fresh = adapter.allocateToken(TokenPurpose.REGISTER, token);
+        int fresh = adapter.allocateToken(pd, TokenPurpose.REGISTER, token);
         long va = chain.virtualAddress();
         Region r = new Region(this, fresh, va, extent, (int) (va & (pageSize - 1L)), access, false, pages,
                 Region.State.LIVE);
@@ -157,9 +157,9 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
         }
         this.remoteAccess = remote;
         this.initializedPageCount = adapterPageCount;
-        if (state != MrState.INITIALIZED || adapter.tokenHolder(token) != this) {
+        if (state != MrState.INITIALIZED || adapter.tokenHolder(token, pd) != this) {
             // the MR's own token until its first fast registration: reserved, grants nothing
-            int fresh = adapter.allocateToken(TokenPurpose.INITIALIZE_FAST_REGISTER, token);
+            int fresh = adapter.allocateToken(pd, TokenPurpose.INITIALIZE_FAST_REGISTER, token);
             adapter.putToken(fresh, this);
             token = fresh;
         }
@@ -182,11 +182,11 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
         if (tooManyFrames(frames)) {
             return null;
         }
-        PageMap pages = PageMap.ofFrames(pageSize, frames);
+        PageMap pages = PageMap.ofFrames(pageSize, adapter.policy.get(Pieces.FR_PAGE_TABLE).kept(frames, initializedPageCount));
         int placement = adapter.policy.get(Pieces.FBO_PLACEMENT).firstByteOffset(fbo, baseVirtualAddress, pageSize);
         int firstByteOffset = Math.floorMod(placement, pageSize);
         int access = adapter.policy.get(Pieces.FR_ACCESS_FLAGS).access(flags);
-        int fresh = adapter.allocateToken(TokenPurpose.FAST_REGISTER, token);
+        int fresh = adapter.allocateToken(pd, TokenPurpose.FAST_REGISTER, token);
         releaseOwnToken();
         Region r = new Region(this, fresh, baseVirtualAddress, length, firstByteOffset, access, true, pages,
                 Region.State.PENDING);

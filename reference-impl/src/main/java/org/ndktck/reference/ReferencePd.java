@@ -19,11 +19,14 @@ import org.ndktck.spec.NtStatus;
  */
 final class ReferencePd extends ReferenceObject implements NdkPd {
     private final int privilegedToken;
+    /** The PD's number on its adapter (0 for the first PD created), for token allocators that scope by PD. */
+    final int ordinal;
 
     /** Under the adapter's lock. */
     ReferencePd(ReferenceAdapter adapter) {
         super(adapter, NdkObjectType.PD);
-        this.privilegedToken = adapter.allocateToken(TokenPurpose.PRIVILEGED, 0);
+        this.ordinal = adapter.nextPdOrdinal();
+        this.privilegedToken = adapter.allocateToken(this, TokenPurpose.PRIVILEGED, 0);
         adapter.putToken(privilegedToken, this);
     }
 

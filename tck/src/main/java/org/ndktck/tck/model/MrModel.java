@@ -45,8 +45,9 @@ public final class MrModel {
     }
 
     /**
-     * Records a registration outside the model that stays live all through (a chain's own scratch buffers): no
-     * registration of the model may share its remote token (MR-TOK-6).
+     * Records a registration outside the model, on the PD of the model's MRs, that stays live all through (a chain's
+     * own scratch buffers): no registration of the model may share its remote token (MR-TOK-6). A registration of
+     * another PD must not be recorded: the same value on two PDs is allowed.
      *
      * @param remoteToken its remote token (unsigned 32-bit)
      * @param what        what it is, for messages
@@ -203,7 +204,11 @@ public final class MrModel {
         m.grant = null;
     }
 
-    /** MR-TOK-6: a new remote token differs from every other live registration's of the adapter. */
+    /**
+     * MR-TOK-6: a new remote token differs from every other live registration's of the model. The model's MRs are of
+     * one PD, and a token is scoped by the PD of the QP it is used through, so this is uniqueness within that PD; a
+     * {@link #foreign} token must be of the same PD too.
+     */
     private void requireUnique(ModelMr owner, int token, String call) {
         for (ModelMr m : mrs.values()) {
             if (m != owner && m.grant != null && m.grant.remoteToken() == token) {

@@ -144,7 +144,11 @@ public class OneAdapterChainProperties {
 
         private Registered fixture(Registered r) {
             fixtures.add(r);
-            model.foreign(r.remoteToken(), "the chain's own registration " + r.region());
+            if (r.side() == s.target()) {
+                // the model's MRs are the target PD's: a token is scoped by the PD of the QP it is used through, so
+                // only a fixture of that PD must not share a value with them (one of the peer's PD may: MR-TOK-6)
+                model.foreign(r.remoteToken(), "the chain's own registration " + r.region());
+            }
             return r;
         }
     }
