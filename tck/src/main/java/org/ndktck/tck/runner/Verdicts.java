@@ -192,10 +192,11 @@ public final class Verdicts {
             verdict = staticVerdict(rule, props);
             message = verdict == Verdict.NOT_TESTABLE ? notTestableWhy(rule)
                     : "not selected in this run (--rules / --shard)";
-        } else if (own.stream().anyMatch(PropertyOutcome::belowJudgedFloor)) {
-            // issue 22: a property that judged too few tries (allowed refusals) leaves its rule UNTESTED, never PASS
+        } else if (own.stream().anyMatch(o -> o.belowJudgedFloor() || o.claimNotReached())) {
+            // a property that judged too few tries (allowed refusals), or whose coverage claim its tries could not
+            // reach, leaves its rule UNTESTED, never PASS
             verdict = Verdict.UNTESTED;
-            message = own.stream().filter(PropertyOutcome::belowJudgedFloor)
+            message = own.stream().filter(o -> o.belowJudgedFloor() || o.claimNotReached())
                     .map(o -> o.property().propertyId() + ": " + o.message().substring("UNTESTED: ".length()))
                     .distinct().reduce((a, b) -> a + "\n" + b).orElse("");
         } else if (NoCheckRan.why(id, own).isPresent()) {
