@@ -51,12 +51,26 @@ final class CoverageClaims {
      */
     static void demand(String label, Collection<String> required, java.util.function.IntSupplier reached, int least, String unit,
                        java.util.function.Supplier<String> providerShortfall) {
+        demand(label, required, reached, least, unit, providerShortfall, () -> false);
+    }
+
+    /**
+     * As above, for a claim the property narrows away in a documented case.
+     *
+     * @param waived asked at the end: true when the property's own documented narrowing waives the claim (the
+     *               adapter model chain's (phase, call) pairs for a provider that refused calls)
+     */
+    static void demand(String label, Collection<String> required, java.util.function.IntSupplier reached, int least, String unit,
+                       java.util.function.Supplier<String> providerShortfall, java.util.function.BooleanSupplier waived) {
         if (CurrentProperty.get() == null) {
             return; // outside a kit property (a unit test calling a property method): nothing to demand
         }
         List<String> classes = List.copyOf(required);
         boolean explicit = TckConfig.current().tries().isPresent();
         Statistics.label(label).coverage(cov -> {
+            if (waived.getAsBoolean()) {
+                return; // the property's documented narrowing
+            }
             if (TimeBudget.cutShort()) {
                 return; // the property's note says budget-limited: it ran fewer tries than planned, as the user asked
             }
