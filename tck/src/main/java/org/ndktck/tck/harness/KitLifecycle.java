@@ -179,6 +179,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         ChecksReached.startProperty(List.copyOf(ruleIds(method)));
         CurrentProperty.skipShrinking(false);
         Refusals.reset();
+        UnreachableClaim.takeNote(); // a note left by a property before is not this one's
         CurrentProperty.resetShrinking();
         // the property's share of the run's time budget, if any (issue 20, item 6); a bad budget fails the property
         long claim = TimeBudget.claim();
@@ -210,8 +211,10 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         String sample = ended.shrunkSample().map(s -> SampleText.of(method, s.parameters()))
                 .or(() -> ended.originalSample().map(s -> SampleText.of(method, s.parameters()))).orElse("");
         // a property that passed with fewer tries because its share of the time budget ran out says so
+        String claimNote = UnreachableClaim.takeNote();
         String passNote = result.status() == PropertyExecutionResult.Status.SUCCESSFUL && TimeBudget.limited()
-                ? TimeBudget.limitedMessage(executed.countTries(), tries) : "";
+                ? TimeBudget.limitedMessage(executed.countTries(), tries)
+                : result.status() == PropertyExecutionResult.Status.SUCCESSFUL && claimNote != null ? claimNote : "";
         RunLedger.record(new RunLedger.PropertyRecord(ruleIds(method), id, result.status().name(),
                 executed.countTries(), executed.countChecks(), result.seed().orElse(""), millis,
                 aborted ? abortReason : failure == null ? passNote : String.valueOf(failure.getMessage()), failure, sample,

@@ -18,7 +18,10 @@ import java.util.function.Consumer;
  *   <li>enough tries ran: a class that never came fails the property with {@code coverage: ...} (the generator
  *       stopped producing a class of input: a kit bug, which the kit's own build catches);</li>
  *   <li>fewer tries than the claim needs because the user asked for them ({@code --tries} / {@code ndk.tck.tries}):
- *       the property is UNTESTED with {@link UnreachableClaim}'s reason and the tries that reach the claim;</li>
+ *       the checks that ran are judged, and the property's note ({@link UnreachableClaim#note}) says the claim was not
+ *       checked and the tries that check it;</li>
+ *   <li>fewer steps, or a class missing, because a provider's allowed refusals ended chains early: the property is
+ *       UNTESTED with {@link UnreachableClaim}'s reason;</li>
  *   <li>fewer tries than the claim needs at a profile's own count: a kit bug (the property's
  *       {@code @CoverageClasses} or {@code @LeastTries} is too small), a {@code coverage: ...} failure naming it;</li>
  *   <li>the property was cut short by {@code --time-budget}: not demanded; the property's note already says
@@ -82,8 +85,9 @@ final class CoverageClaims {
                     throw new UnreachableClaim(label, why + ": " + provider);
                 }
                 if (explicit) {
-                    throw new UnreachableClaim(label, why + " (the --tries / ndk.tck.tries asked for); run without --tries,"
-                            + " or with more, to reach it");
+                    UnreachableClaim.note(label, why + " (the --tries / ndk.tck.tries asked for); run without --tries,"
+                            + " or with at least " + least + ", to check it");
+                    return; // the checks that ran are judged; the note says the claim was not checked
                 }
                 throw new AssertionError("coverage: the claim '" + label + "' is out of reach at this profile: " + why
                         + "; its property's @CoverageClasses or @LeastTries must give more tries");

@@ -210,6 +210,10 @@ public final class Verdicts {
                             + o.message().substring(TimeBudget.LIMITED.length())).toList());
             own.stream().filter(o -> !o.passed() && !TimeBudget.isLimited(o.message())).map(o -> o.property().propertyId() + ": "
                     + (o.message() == null ? o.status() : o.message())).forEach(notes::add);
+            // a coverage claim the user's --tries could not reach: the PASS says it was not checked
+            own.stream().filter(o -> o.passed() && o.message() != null
+                            && o.message().startsWith(org.ndktck.tck.harness.UnreachableClaim.NOTE))
+                    .map(o -> o.property().propertyId() + ": " + o.message()).distinct().forEach(notes::add);
             notes.addAll(NoCheckRan.partly(id, own));
             message = notes.isEmpty() ? null : String.join("\n", notes);
         } else if (!own.isEmpty() && own.stream().allMatch(PropertyOutcome::notApplicable)) {
