@@ -122,11 +122,22 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
     /** jqwik's advice about the kit's properties stays off the console (see {@link JqwikWarnings}). */
     private static final boolean QUIET = JqwikWarnings.quiet();
 
+    /**
+     * Runs outside jqwik's statistics hook (proximity -50), so the coverage checks of the property's claims have run
+     * when the kit records its result: a coverage error is the property's failure, and an {@link UnreachableClaim}
+     * makes it aborted (UNTESTED), in the run's records as on the JUnit Platform.
+     *
+     * @return -60
+     */
+    @Override
+    public int aroundPropertyProximity() {
+        return -60;
+    }
+
     @Override
     public PropertyExecutionResult aroundProperty(PropertyLifecycleContext context, PropertyExecutor property) {
         Method method = context.targetMethod();
         String id = propertyId(method);
-        ADVISORY_ENDED.set(false);
         Optional<String> setup = ProviderUnderTest.setupError();
         if (setup.isPresent()) {
             // one line, no stack: the provider (not this property's rule) is what must be fixed
@@ -149,9 +160,14 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         context.attributes().setAfterFailure(AfterFailureMode.RANDOM_SEED);
         int tries = config.triesFor(context.attributes().tries());
         CoverageClasses coverage = method.getAnnotation(CoverageClasses.class);
-        if (coverage != null && config.tries().isEmpty()) {
-            // a coverage claim is checked at every profile: its property runs enough tries to meet every class
+        if (coverage != null) {
+            // a coverage claim is checked at every profile and at any --tries: its property runs enough tries to meet
+            // every class (an explicit count below that is raised, and the record's tries show it)
             tries = Math.max(tries, CoverageTries.leastTries(coverage.value()));
+        }
+        LeastTries least = method.getAnnotation(LeastTries.class);
+        if (least != null) {
+            tries = Math.max(tries, least.value()); // a step-mix claim's tries, likewise at every profile and --tries
         }
         context.attributes().setTries(tries);
         if (context.attributes().edgeCases().isEmpty()) {
@@ -164,6 +180,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         ChecksReached.startProperty(List.copyOf(ruleIds(method)));
         CurrentProperty.skipShrinking(false);
         Refusals.reset();
+        UnreachableClaim.takeNote(); // a note left by a property before is not this one's
         CurrentProperty.resetShrinking();
         // the property's share of the run's time budget, if any (issue 20, item 6); a bad budget fails the property
         long claim = TimeBudget.claim();
@@ -185,7 +202,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             TimeBudget.endProperty(claim);
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
-        PropertyExecutionResult result = judgedFloor(executed, Refusals.count());
+        PropertyExecutionResult result = unreachableClaim(judgedFloor(executed, Refusals.count()));
         // an aborted property (the floor of judged tries) is no failure: its reason is the record's message
         boolean aborted = result.status() == PropertyExecutionResult.Status.ABORTED;
         String abortReason = aborted ? result.throwable().map(Throwable::getMessage).orElse("") : "";
@@ -195,8 +212,10 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         String sample = ended.shrunkSample().map(s -> SampleText.of(method, s.parameters()))
                 .or(() -> ended.originalSample().map(s -> SampleText.of(method, s.parameters()))).orElse("");
         // a property that passed with fewer tries because its share of the time budget ran out says so
+        String claimNote = UnreachableClaim.takeNote();
         String passNote = result.status() == PropertyExecutionResult.Status.SUCCESSFUL && TimeBudget.limited()
-                ? TimeBudget.limitedMessage(executed.countTries(), tries) : "";
+                ? TimeBudget.limitedMessage(executed.countTries(), tries)
+                : result.status() == PropertyExecutionResult.Status.SUCCESSFUL && claimNote != null ? claimNote : "";
         RunLedger.record(new RunLedger.PropertyRecord(ruleIds(method), id, result.status().name(),
                 executed.countTries(), executed.countChecks(), result.seed().orElse(""), millis,
                 aborted ? abortReason : failure == null ? passNote : String.valueOf(failure.getMessage()), failure, sample,
@@ -237,19 +256,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
                         org.ndktck.spec.rules.RuleCatalog.standard().find(v.ruleId()).orElse(null))) {
             return result;
         }
-        ADVISORY_ENDED.set(true);
         return result.mapToSuccessful();
-    }
-
-    /** Set when {@link #advisoryPasses} turned the property's failure into a success: its tries were cut short. */
-    private static final ThreadLocal<Boolean> ADVISORY_ENDED = ThreadLocal.withInitial(() -> false);
-
-    /**
-     * @return true when the property that just ended on this thread stopped at an ADVISORY-only finding (its tries were
-     *     cut short, so jqwik's coverage checks, which run after it, must demand nothing)
-     */
-    public static boolean endedAtAdvisory() {
-        return ADVISORY_ENDED.get();
     }
 
     /**
@@ -362,6 +369,21 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
                 + Refusals.FLOOR_DIVISOR + "); " + (tries - judged) + " discarded, " + Math.min(refused, tries - judged)
                 + " of them because the provider refused a call for lack of resources (STATUS_INSUFFICIENT_RESOURCES), which the pages allow";
         return result.mapToAborted(new org.opentest4j.TestAbortedException(why));
+    }
+
+    /**
+     * A property whose coverage check found a claim its tries could not reach ({@link UnreachableClaim}) is aborted
+     * with that reason, so its rules are UNTESTED, not FAIL: the kit, not the provider, fell short.
+     *
+     * @param result the property's result
+     * @return it, or an aborted one with the claim's reason
+     */
+    static PropertyExecutionResult unreachableClaim(PropertyExecutionResult result) {
+        if (result.status() == PropertyExecutionResult.Status.FAILED
+                && result.throwable().orElse(null) instanceof UnreachableClaim u) {
+            return result.mapToAborted(new org.opentest4j.TestAbortedException(u.getMessage()));
+        }
+        return result;
     }
 
     /** Start of the reason of a property aborted below the floor of judged tries ({@link #judgedFloor}). */

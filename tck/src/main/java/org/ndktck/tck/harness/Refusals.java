@@ -148,7 +148,7 @@ public final class Refusals {
     }
 
     /** @return the tries discarded by {@link #discard} since the running property started */
-    static int count() {
+    public static int count() {
         return REFUSED.get();
     }
 

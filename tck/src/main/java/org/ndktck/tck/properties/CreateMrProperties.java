@@ -36,6 +36,6 @@ public class CreateMrProperties {
             }
             how[0] = c.returned().isPending() ? "through the completion" : "inline";
         });
-        Statistics.label("FastRegister=" + fastRegister).collect(how[0]);
+        Observations.collect(fastRegister ? Observations.CREATE_FAST : Observations.CREATE_NORMAL, how[0]);
     }
 }

@@ -86,7 +86,7 @@ public class FastRegisterInitProperties {
     @Property(edgeCases = EdgeCasesMode.MIXIN)
     @Tag("MR-FRI-2")
     void everyPageCountUpToTheInitializedOneWorks(@ForAll("capacities") int n, @ForAll @IntRange(min = 0, max = 4095) int fboSeed) {
-        SectionChecks.cover("pages", n == 1 ? "1" : n <= 16 ? "2..16" : "more than 16");
+        Observations.collect(Observations.PAGES, n == 1 ? "1" : n <= 16 ? "2..16" : "more than 16");
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
@@ -382,6 +382,12 @@ public class FastRegisterInitProperties {
 
     // ------------------------------------------------------------------ MR-FRI-8
 
+    /** The class of an AdapterPageCount: 0, 1..FRMRPageCount, or above FRMRPageCount (unsigned). */
+    private static String countClass(long count) {
+        return count == 0 ? "0" : Long.compareUnsigned(count, Limits.current().frmrPageCount()) <= 0
+                ? "1..FRMRPageCount" : "above FRMRPageCount";
+    }
+
     @Provide
     Arbitrary<Long> anyCounts() {
         Limits l = Limits.current();
@@ -406,8 +412,7 @@ public class FastRegisterInitProperties {
     @Property
     @Tag("MR-FRI-8")
     void initializationEndsInAListedKindOfResult(@ForAll("anyCounts") long count, @ForAll boolean remoteAccess) {
-        SectionChecks.cover("count", count == 0 ? "0" : Long.compareUnsigned(count, Limits.current().frmrPageCount()) <= 0
-                ? "1..FRMRPageCount" : "above FRMRPageCount");
+        Checks.cover("count", countClass(count), this::anyCounts, FastRegisterInitProperties::countClass);
         NdkSession.inTry(s -> {
             NdkMr mr = s.createMr(s.target(), true);
             Outcome o = s.initializeFastRegister(mr, (int) count, remoteAccess);

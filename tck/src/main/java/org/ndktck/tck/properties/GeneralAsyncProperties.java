@@ -111,9 +111,13 @@ public class GeneralAsyncProperties {
         }
     }
 
-    private static void label(Workout w) {
-        Statistics.label("registration").collect(w.reg().kind().name());
-        Statistics.label("fast registration").collect(w.fr().kind().name());
+    /**
+     * Claims GEN-TIME-1's (and the other general rules') kinds of call: every registration case and every
+     * fast-registration case among the workouts' edge cases comes (the edge cases run first; {@link Checks#cover}).
+     */
+    private void label(Workout w) {
+        Checks.cover("registration", w.reg().kind().name(), this::workouts, x -> x.reg().kind().name());
+        Checks.cover("fast registration", w.fr().kind().name(), this::workouts, x -> x.fr().kind().name());
     }
 
     /**
@@ -137,6 +141,7 @@ public class GeneralAsyncProperties {
      * and for late callbacks at the end of every later try of the run.
      */
     @Property(tries = 25)
+    @org.ndktck.tck.harness.LeastTries(44) // the workouts' edge cases, which the registration-kind claim needs (label)
     @Tag("GEN-CB-2")
     void noCompletionAfterANonPendingReturn(@ForAll("workouts") Workout w) {
         label(w);
@@ -161,7 +166,7 @@ public class GeneralAsyncProperties {
             returned[0] = c.returned().isPending() ? "STATUS_PENDING" : c.returned().toString();
             s.checkCallbacks();
         });
-        Statistics.label("returned").collect(returned[0]);
+        Observations.collect(Observations.RETURNED, returned[0]);
     }
 
     /**
@@ -226,7 +231,7 @@ public class GeneralAsyncProperties {
             }
             ChecksReached.notReached("GEN-CB-5", NOT_EXHAUSTED);
         });
-        Statistics.label("resources").collect(how[0]);
+        Observations.collect(Observations.RESOURCES, how[0]);
     }
 
     /**
@@ -291,7 +296,7 @@ public class GeneralAsyncProperties {
                         + ", which it does not when nothing is closed inside the completion", death.error());
             }
         });
-        Statistics.label("completion").collect(seen[0]);
+        Observations.collect(Observations.COMPLETION, seen[0]);
     }
 
     /** Why GEN-LIFE-1 compared nothing in a try: the call completed inline, so there was no completion to close from. */

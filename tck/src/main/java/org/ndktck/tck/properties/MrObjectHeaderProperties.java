@@ -54,7 +54,7 @@ public class MrObjectHeaderProperties {
                         "Header.Version with Major >= 1 and no later than NDK_ADAPTER_INFO.Version " + adapter, "Header.Version = " + v);
             }
         });
-        Statistics.label("version").collect(seen[0]);
+        Observations.collect(Observations.VERSION, seen[0]);
     }
 
     /**

@@ -291,7 +291,7 @@ public class RegisterMrProperties {
     void maxRegistrationSizeIsTheLimit(@ForAll("registrationSizes") RegistrationSize size) {
         long length = size.length();
         boolean valid = size.valid();
-        net.jqwik.api.statistics.Statistics.label("case").collect(valid ? "within MaxRegistrationSize" : "beyond MaxRegistrationSize");
+        Observations.collect(Observations.WITHIN_LIMIT, valid ? "within MaxRegistrationSize" : "beyond MaxRegistrationSize");
         NdkSession.inTry(s -> {
             long p = s.pageSize();
             int perMdl = (int) ((1L << 32) - p);

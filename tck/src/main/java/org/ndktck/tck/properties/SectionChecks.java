@@ -11,7 +11,6 @@ import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.Violations;
 
 import java.util.Collection;
-import java.util.function.Consumer;
 
 /**
  * Checks shared by the properties of the sections after the three seed pages (deregistration to adapter
@@ -37,22 +36,12 @@ final class SectionChecks {
     }
 
     /**
-     * Labels a try for the statistics report.
-     *
-     * @param label the statistics label
-     * @param value this try's class
-     */
-    static void cover(String label, String value) {
-        Statistics.label(label).collect(value);
-    }
-
-    /**
-     * Labels a try and, when the property runs at least {@link org.ndktck.tck.harness.CoverageTries#leastTries} tries for
-     * {@code required.size()} classes, requires every class in {@code required} to have been produced at least once
-     * (a generator that stops producing a class of input fails the property instead of turning silently green). The
-     * property carries {@link CoverageClasses} so that every profile runs that many tries; a property that claims
+     * Labels a try and claims that every class in {@code required} comes at least once in the property's tries
+     * ({@link CoverageClaims}): the classes are equally likely, so the claim needs
+     * {@link org.ndktck.tck.harness.CoverageTries#leastTries} tries for {@code required.size()} classes, which the
+     * property's {@link org.ndktck.tck.harness.CoverageClasses} gives it at every profile and at any {@code --tries}; a property that claims
      * more classes than its annotation says fails with a coverage error naming the annotation (a kit bug, never
-     * silence). Only an explicit try count below the least, or the run's time budget, leaves the claim unchecked.
+     * silence).
      *
      * @param label    the statistics label
      * @param value    this try's class
@@ -61,26 +50,6 @@ final class SectionChecks {
     static void cover(String label, String value, Collection<String> required) {
         Statistics.label(label).collect(value);
         int tries = CurrentProperty.tries();
-        int least = CoverageTries.leastTries(required.size());
-        if (tries < least) {
-            if (CurrentProperty.get() != null && org.ndktck.tck.harness.TckConfig.current().tries().isEmpty()) {
-                throw new AssertionError("coverage: the claim '" + label + "' of " + required.size() + " classes needs "
-                        + least + " tries and the property runs " + tries + "; its @CoverageClasses must say "
-                        + required.size() + " or more");
-            }
-            return;
-        }
-        Statistics.label(label).coverage(cov -> {
-            if (org.ndktck.tck.harness.TimeBudget.cutShort() || org.ndktck.tck.harness.KitLifecycle.endedAtAdvisory()) {
-                return; // fewer tries than planned (the run's time budget, issue 20): no coverage can be demanded
-            }
-            for (String r : required) {
-                cov.check(r).count((Consumer<Integer>) n -> {
-                    if (n < 1) {
-                        throw new AssertionError("coverage: the generator produced no '" + r + "' case in " + tries + " tries");
-                    }
-                });
-            }
-        });
+        CoverageClaims.demand(label, required, () -> tries, CoverageTries.leastTries(required.size()), "tries");
     }
 }

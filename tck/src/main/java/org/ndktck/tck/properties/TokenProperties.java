@@ -89,10 +89,11 @@ public class TokenProperties {
      * it.
      */
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
+    @CoverageClasses(4)
     @Tag("MR-TOK-1")
     void theRemoteTokenIsReadableOnceTheCallCompleted(@ForAll ReadAt at, @ForAll boolean fastRegisterMr,
                                                       @ForAll @IntRange(min = 1, max = 64) int n) {
-        SectionChecks.cover("read at", at + (fastRegisterMr ? " of an initialization" : " of a registration"));
+        SectionChecks.cover("read at", at + (fastRegisterMr ? " of an initialization" : " of a registration"), READ_AT_CLASSES);
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
@@ -280,6 +281,15 @@ public class TokenProperties {
         });
     }
 
+    /** The classes of {@link #theRemoteTokenIsReadableOnceTheCallCompleted}: where the token is read, of which call. */
+    static final List<String> READ_AT_CLASSES = java.util.Arrays.stream(ReadAt.values())
+            .flatMap(a -> java.util.stream.Stream.of(a + " of a registration", a + " of an initialization")).toList();
+
+    /** The class of a mix of registrations (0: NdkRegisterMr, 1: fast registration, 2: NdkRegisterMr on another PD). */
+    static String mixClass(List<Integer> mix) {
+        return mix.contains(0) && mix.contains(1) ? "normal and fast" : mix.contains(1) ? "fast only" : "normal only";
+    }
+
     @Provide
     Arbitrary<List<Integer>> registrationMixes() {
         return Arbitraries.integers().between(0, 2).list().ofMinSize(2).ofMaxSize(6)
@@ -295,7 +305,7 @@ public class TokenProperties {
     @Property
     @Tag("MR-TOK-6")
     void liveRegistrationsNeverShareARemoteToken(@ForAll("registrationMixes") List<Integer> mix) {
-        SectionChecks.cover("kinds", mix.contains(0) && mix.contains(1) ? "normal and fast" : mix.contains(1) ? "fast only" : "normal only");
+        Checks.cover("kinds", mixClass(mix), this::registrationMixes, TokenProperties::mixClass);
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();

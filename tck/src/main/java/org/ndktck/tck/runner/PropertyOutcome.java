@@ -68,6 +68,15 @@ public record PropertyOutcome(PropertyInfo property, String status, int tries, i
         return "ABORTED".equals(status) && message != null && message.startsWith(org.ndktck.tck.harness.KitLifecycle.TOO_FEW_JUDGED);
     }
 
+    /**
+     * @return true when the kit aborted it because a coverage claim was not reached by its tries (an explicit try
+     *     count below the claim's, or chains a provider's allowed refusals cut short:
+     *     {@link org.ndktck.tck.harness.UnreachableClaim})
+     */
+    public boolean claimNotReached() {
+        return "ABORTED".equals(status) && message != null && message.startsWith(org.ndktck.tck.harness.UnreachableClaim.PREFIX);
+    }
+
     /** @return true when it was skipped because its rule does not apply to the adapter */
     public boolean notApplicable() {
         return ("SKIPPED".equals(status) || "ABORTED".equals(status))

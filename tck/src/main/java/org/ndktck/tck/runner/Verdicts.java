@@ -192,10 +192,11 @@ public final class Verdicts {
             verdict = staticVerdict(rule, props);
             message = verdict == Verdict.NOT_TESTABLE ? notTestableWhy(rule)
                     : "not selected in this run (--rules / --shard)";
-        } else if (own.stream().anyMatch(PropertyOutcome::belowJudgedFloor)) {
-            // issue 22: a property that judged too few tries (allowed refusals) leaves its rule UNTESTED, never PASS
+        } else if (own.stream().anyMatch(o -> o.belowJudgedFloor() || o.claimNotReached())) {
+            // a property that judged too few tries (allowed refusals), or whose coverage claim its tries could not
+            // reach, leaves its rule UNTESTED, never PASS
             verdict = Verdict.UNTESTED;
-            message = own.stream().filter(PropertyOutcome::belowJudgedFloor)
+            message = own.stream().filter(o -> o.belowJudgedFloor() || o.claimNotReached())
                     .map(o -> o.property().propertyId() + ": " + o.message().substring("UNTESTED: ".length()))
                     .distinct().reduce((a, b) -> a + "\n" + b).orElse("");
         } else if (NoCheckRan.why(id, own).isPresent()) {
@@ -209,6 +210,10 @@ public final class Verdicts {
                             + o.message().substring(TimeBudget.LIMITED.length())).toList());
             own.stream().filter(o -> !o.passed() && !TimeBudget.isLimited(o.message())).map(o -> o.property().propertyId() + ": "
                     + (o.message() == null ? o.status() : o.message())).forEach(notes::add);
+            // a coverage claim the user's --tries could not reach: the PASS says it was not checked
+            own.stream().filter(o -> o.passed() && o.message() != null
+                            && o.message().startsWith(org.ndktck.tck.harness.UnreachableClaim.NOTE))
+                    .map(o -> o.property().propertyId() + ": " + o.message()).distinct().forEach(notes::add);
             notes.addAll(NoCheckRan.partly(id, own));
             message = notes.isEmpty() ? null : String.join("\n", notes);
         } else if (!own.isEmpty() && own.stream().allMatch(PropertyOutcome::notApplicable)) {
