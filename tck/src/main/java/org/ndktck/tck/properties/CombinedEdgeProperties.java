@@ -6,7 +6,6 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tag;
 import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.statistics.Statistics;
 import org.ndktck.tck.generators.CombinedRegPlans;
 import org.ndktck.tck.generators.Limits;
 import org.ndktck.tck.generators.RegCase;
@@ -48,6 +47,9 @@ public class CombinedEdgeProperties {
     /** Page boundaries of a larger region probed on both sides, counted from each end. */
     static final int BOUNDARIES = 8;
 
+    /** The names of {@link CombinedRegPlans#PARAMETERS}, in order, for the statistics' labels. */
+    private static final List<String> PARAMETER_NAMES = List.of("FBO", "MDL count", "inner MDL ends", "Length", "VA", "last MDL");
+
     @Provide
     Arbitrary<RegPlan> combined() {
         return CombinedRegPlans.plans(Limits.current());
@@ -62,10 +64,15 @@ public class CombinedEdgeProperties {
      * @param plan the request
      */
     @Property(tries = 60)
+    @org.ndktck.tck.harness.LeastTries(60) // every covering-array row (at most 45, PairwiseCoveringTest) at every profile
     @Tag("COV-1")
     void edgeValuesTogetherStillCoverTheWholeLength(@ForAll("combined") RegPlan plan) {
-        for (String c : plan.edge().split(", ")) {
-            Statistics.label("edge class").collect(c);
+        String[] classes = plan.edge().split(", ");
+        for (int i = 0; i < classes.length; i++) {
+            int parameter = i;
+            // the covering array's rows are the generator's edge cases: every class of every parameter must come
+            Checks.cover("edge class: " + PARAMETER_NAMES.get(i), classes[i],
+                    () -> CombinedRegPlans.plans(Limits.current()), p -> p.edge().split(", ")[parameter]);
         }
         NdkSession.inTry(s -> {
             s.qps();
@@ -108,7 +115,7 @@ public class CombinedEdgeProperties {
         try {
             pastLimit(pagesPast, seen);
         } finally {
-            Statistics.label("past MaxRegistrationSize").collect(seen[0]);
+            Observations.collect(Observations.PAST_LIMIT, seen[0]);
         }
     }
 

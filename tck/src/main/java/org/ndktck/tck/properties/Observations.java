@@ -31,6 +31,8 @@ final class Observations {
     static final String VERSION = "version";
     /** MR-FRI-2: the initialized page count's class. */
     static final String PAGES = "pages";
+    /** COV-1: what became of a registration past MaxRegistrationSize. */
+    static final String PAST_LIMIT = "past MaxRegistrationSize";
     /** The (state, call) pairs of the MR model a chain reached. */
     static final String MODEL_PAIRS = "model (state, call)";
 
@@ -46,6 +48,8 @@ final class Observations {
             VERSION, "the provider's header version",
             PAGES, "the classes follow FRMRPageCount (an adapter limit): 'more than 16' exists only above 16 pages,"
                     + " and the property mixes its edge cases in at random",
+            PAST_LIMIT, "whether a Length past MaxRegistrationSize is tried, refused or accepted follows the adapter's"
+                    + " limit and the provider's choice (ChecksReached reports the check as not reached otherwise)",
             MODEL_PAIRS, "which (state, call) pairs of the MR model a chain reaches follows the provider's outcomes (a"
                     + " refused registration leaves its MR unregistered); the chain's step mix is its claim (StepClaims)");
 
