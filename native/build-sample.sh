@@ -31,6 +31,8 @@ build libndk_sample_fault_MR-REG-7 -DFAULT_MR_REG_7 -DSAMPLE_NAME='"ndk-sample f
 build libndk_sample_fault_GEN-CB-1_twice -DFAULT_GEN_CB_1_TWICE -DSAMPLE_NAME='"ndk-sample fault GEN-CB-1/twice"'
 build libndk_sample_fault_GEN-TIME-1_hang -DFAULT_HANG -DSAMPLE_NAME='"ndk-sample fault GEN-TIME-1/hang"'
 build libndk_sample_crash -DFAULT_SEGV -DSAMPLE_NAME='"ndk-sample crash"'
+# a degenerate shape inside a chain: an MDL of ByteCount 0 between two others ends NdkBuildLam's page walk
+build libndk_sample_fault_LAM-4_empty-mdl -DFAULT_LAM_EMPTY_MDL -DSAMPLE_NAME='"ndk-sample fault LAM-4/empty-mdl"'
 # memory and thread faults: each also built with the sanitizers' flags (README), for --set sanitizer=...
 san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 for f in UAF:MR-DEREG-3_uaf DOUBLE_FREE:MR-DEREG-2_double-free RACE:MR-TOK-6_race RARE_SEGV:MR-REG-13_rare-crash \

@@ -4,9 +4,10 @@
  * (ndk_tck_relay.c) starts it with the connected socket as file descriptor 3 and the library's path as its
  * argument; stderr is the crash log the kit names in its report.
  *
- * It dlopens the library, sends HELLO with NDK_TCK_PROVIDER_INFO, then serves CALL messages: each runs on a
- * worker thread (a call may block or never return; the pool grows so that other calls go on), calls the
- * dispatch member and replies with the status and the out parameters. Completions and the host services
+ * It dlopens the library, sends HELLO with NDK_TCK_PROVIDER_INFO, then serves CALL messages: a call on a lane
+ * (ndk_tck_wire.h) runs on that lane's own thread; a call on descriptor 3 runs on a worker thread (the pool
+ * grows, so a blocked call does not hold up the others). Either calls the dispatch member and replies with the
+ * status and the out parameters. Completions and the host services
  * ReadFrame / WriteFrame travel back as messages and wait for their answer, so the provider sees the same
  * synchronous callbacks as in the kit's own process. A fatal signal prints a backtrace to stderr and ends
  * the process with that signal. Ends when the kit closes the socket.
@@ -20,6 +21,16 @@
 #include <stdio.h>
 
 #define FD 3
+/*
+ * Whether this host takes lanes (HELLO's code). Not under ThreadSanitizer: calls served on two lanes are ordered
+ * only through the kit's process, which ThreadSanitizer cannot see, so it would report a race in the provider
+ * between two calls the kit made one after the other. Calls then all come on descriptor 3 (one hand-off each).
+ */
+#if defined(__SANITIZE_THREAD__)
+#define LANES 0
+#else
+#define LANES 1
+#endif
 
 static pthread_mutex_t wlock = PTHREAD_MUTEX_INITIALIZER;
 static const NDK_TCK_PROVIDER_INFO *(*p_info)(void);
@@ -40,14 +51,41 @@ static pthread_mutex_t wait_lock = PTHREAD_MUTEX_INITIALIZER;
 static waiter *waiters;
 static uint64_t next_id = 1;
 
+/* The lane this thread serves (a thread that runs the kit's calls from one kit thread), or -1. */
+static __thread int lane_fd = -1;
+static void serve_call(int fd, pthread_mutex_t *lock, wire_hdr h, uint8_t *payload);
+
+/* On a lane: sends the message and serves what comes on the lane (calls the kit makes from inside the
+ * completion) until the answer with the same id arrives. Returns its payload, or exits when the kit is gone. */
+static uint8_t *ask_on_lane(uint16_t type, uint16_t code, const wbuf *b, uint32_t *len) {
+    int fd = lane_fd;
+    uint64_t id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
+    if (wire_send(fd, NULL, type, code, id, b->p, (uint32_t)b->len) != 0) _exit(0);
+    for (;;) {
+        wire_hdr h;
+        uint8_t *payload;
+        if (wire_recv(fd, &h, &payload) != 0) _exit(0); /* the kit is gone */
+        if ((h.type == MSG_FRAME_REPLY || h.type == MSG_COMPLETE_DONE) && h.id == id) {
+                    *len = h.len;
+            return payload;
+        }
+        if (h.type == MSG_CALL) {
+            serve_call(fd, NULL, h, payload);
+        } else {
+            free(payload);
+        }
+    }
+}
+
 /* Sends a message and waits for the answer with the same id. Returns its payload (free it), or exits when the
  * kit is gone. */
 static uint8_t *ask(uint16_t type, uint16_t code, const wbuf *b, uint32_t *len) {
+    if (lane_fd >= 0) return ask_on_lane(type, code, b, len);
     waiter w;
     memset(&w, 0, sizeof w);
     pthread_cond_init(&w.cv, NULL);
     pthread_mutex_lock(&wait_lock);
-    w.id = next_id++;
+    w.id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
     w.next = waiters;
     waiters = &w;
     pthread_mutex_unlock(&wait_lock);
@@ -629,15 +667,49 @@ static void *worker(void *unused) {
         jobs_head = j->next;
         if (!jobs_head) jobs_tail = NULL;
         pthread_mutex_unlock(&job_lock);
-        rbuf r = {j->payload, j->h.len, 0, 0};
-        wbuf out = {0};
-        serve(j->h.code, &r, &out);
-        if (wire_send(FD, &wlock, MSG_REPLY, j->h.code, j->h.id, out.p, (uint32_t)out.len) != 0) _exit(0);
-        wb_free(&out);
-        free(j->payload);
+        serve_call(FD, &wlock, j->h, j->payload);
         free(j);
     }
     return NULL;
+}
+
+/* Runs one CALL and sends its REPLY on fd (frees the payload). */
+static void serve_call(int fd, pthread_mutex_t *lock, wire_hdr h, uint8_t *payload) {
+    rbuf r = {payload, h.len, 0, 0};
+    wbuf out = {0};
+    serve(h.code, &r, &out);
+    if (wire_send(fd, lock, MSG_REPLY, h.code, h.id, out.p, (uint32_t)out.len) != 0) _exit(0);
+    wb_free(&out);
+    free(payload);
+}
+
+/* A lane's thread: runs the calls of one kit thread, in order, until the kit closes the lane. */
+static void *lane_main(void *arg) {
+    lane_fd = (int)(intptr_t)arg;
+    for (;;) {
+        wire_hdr h;
+        uint8_t *payload;
+        if (wire_recv(lane_fd, &h, &payload) != 0) break;
+        if (h.type == MSG_CALL) {
+            serve_call(lane_fd, NULL, h, payload);
+        } else {
+            free(payload);
+        }
+    }
+    close(lane_fd);
+    return NULL;
+}
+
+static void start_lane(int fd) {
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &attr, lane_main, (void *)(intptr_t)fd) != 0) {
+        fprintf(stderr, "ndk-tck-host: cannot start a lane thread\n");
+        _exit(70);
+    }
+    pthread_attr_destroy(&attr);
 }
 
 static void submit(wire_hdr h, uint8_t *payload) {
@@ -729,13 +801,18 @@ int main(int argc, char **argv) {
         wb_str(&w, info->Settings[i].DefaultValue);
         wb_str(&w, info->Settings[i].Description);
     }
-    if (wire_send(FD, &wlock, MSG_HELLO, 0, 0, w.p, (uint32_t)w.len) != 0) return 0;
+    if (wire_send(FD, &wlock, MSG_HELLO, LANES, 0, w.p, (uint32_t)w.len) != 0) return 0;
     wb_free(&w);
     for (;;) {
         wire_hdr h;
         uint8_t *payload;
-        if (wire_recv(FD, &h, &payload) != 0) _exit(0); /* the kit is gone or done */
-        if (h.type == MSG_CALL) {
+        int passed;
+        if (wire_recv_fd(FD, &h, &payload, &passed) != 0) _exit(0); /* the kit is gone or done */
+        if (passed >= 0 && h.type != MSG_LANE) close(passed);
+        if (h.type == MSG_LANE) { /* a kit thread's own socket: a host thread of its own */
+            if (passed >= 0) start_lane(passed);
+            free(payload);
+        } else if (h.type == MSG_CALL) {
             submit(h, payload);
         } else if (h.type == MSG_FRAME_REPLY || h.type == MSG_COMPLETE_DONE) {
             answered(h.id, payload, h.len);

@@ -17,6 +17,7 @@
 #include "ndk_tck_wire.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -57,6 +58,7 @@ static char kill_why[256]; /* why the relay killed the live host, if it did */
 static char log_path[4096];
 static long call_bound_ms; /* a call that outlives this is abandoned: the host is killed */
 static uint64_t next_id = 1;
+static int lanes; /* whether the host takes lanes (its HELLO says) */
 static NDK_TCK_PROVIDER_INFO info;
 static NDK_TCK_SETTING_INFO *info_settings;
 /* One NdkTckConfigure's result: its settings (for a restarted host) and the host's configuration pointer. */
@@ -248,6 +250,7 @@ static int start_host_locked(char *message, size_t size) {
         fd = -1;
         return -1;
     }
+    __atomic_store_n(&lanes, h.code == 1, __ATOMIC_RELAXED);
     rbuf r = {p, h.len, 0, 0};
     if (rb_u32(&r) != 1) {
         char *why = rb_str(&r);
@@ -293,9 +296,103 @@ static void kill_host(uint32_t g, const char *why) {
     pthread_mutex_unlock(&lock);
 }
 
+/* ------------------------------------------------------------------------------------------ lanes */
+/* This thread's lane (ndk_tck_wire.h): its socket and the host generation it leads to (-1: none yet). */
+static __thread int lane_fd = -1;
+static __thread uint32_t lane_gen;
+static pthread_key_t lane_key;
+static pthread_once_t lane_once = PTHREAD_ONCE_INIT;
+
+/* A kit thread that ends closes its lane; the host thread behind it then ends too. */
+static void lane_thread_ended(void *v) { close((int)(intptr_t)v - 1); }
+static void lane_key_make(void) { pthread_key_create(&lane_key, lane_thread_ended); }
+
+static void lane_drop(void) {
+    if (lane_fd >= 0) close(lane_fd);
+    lane_fd = -1;
+    pthread_setspecific(lane_key, NULL);
+}
+
+/* This thread's lane to the host of generation g: made on its first call there. -1 when none can be made. */
+static int lane_for(uint32_t g) {
+    if (lane_fd >= 0 && lane_gen == g) return lane_fd;
+    if (!__atomic_load_n(&lanes, __ATOMIC_RELAXED)) return -1;
+    pthread_once(&lane_once, lane_key_make);
+    lane_drop();
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) return -1;
+    pthread_mutex_lock(&lock);
+    int ok = alive && g == gen && wire_send_lane(fd, &wlock, sv[1]) == 0;
+    pthread_mutex_unlock(&lock);
+    close(sv[1]);
+    if (!ok) {
+        close(sv[0]);
+        return -1;
+    }
+    lane_fd = sv[0];
+    lane_gen = g;
+    pthread_setspecific(lane_key, (void *)(intptr_t)(lane_fd + 1));
+    return lane_fd;
+}
+
+static void run_completion_on(wire_hdr h, uint8_t *payload, uint32_t g, int sock, pthread_mutex_t *wl);
+static void serve_frame(wire_hdr h, uint8_t *payload, int sock, pthread_mutex_t *wl);
+
+/* A CALL on this thread's lane: sends it, then serves the completions and frame accesses the provider makes
+ * from inside the call on this thread until the REPLY comes. Kills the host when the call outlives the bound. */
+static uint8_t *lane_call(int lf, uint32_t g, uint16_t code, wbuf *b, uint32_t *len) {
+    uint64_t id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
+    int sent = wire_send(lf, NULL, MSG_CALL, code, id, b->p, (uint32_t)b->len);
+    wb_free(b);
+    long bound = call_bound_ms > 0 ? call_bound_ms : 0;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int timed_out = 0;
+    while (sent == 0) {
+        int wait = -1;
+        if (bound > 0 && !timed_out) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            long spent = (t.tv_sec - t0.tv_sec) * 1000L + (t.tv_nsec - t0.tv_nsec) / 1000000L;
+            wait = spent >= bound ? 0 : (int)(bound - spent);
+        }
+        struct pollfd p = {lf, POLLIN, 0};
+        int n = poll(&p, 1, wait);
+        if (n < 0 && errno == EINTR) continue;
+        if (n == 0) {
+            char why[160];
+            snprintf(why, sizeof why, "a call (code %u) did not return within %ld ms, the kit's call bound: " KILLED_FOR_HANG,
+                     code, bound);
+            kill_host(g, why);
+            timed_out = 1;
+            continue;
+        }
+        wire_hdr h;
+        uint8_t *payload;
+        if (n < 0 || wire_recv(lf, &h, &payload) != 0) break;
+        if (h.type == MSG_REPLY && h.id == id) {
+            *len = h.len;
+            return payload;
+        }
+        if (h.type == MSG_COMPLETE) {
+            run_completion_on(h, payload, g, lf, NULL);
+        } else if (h.type == MSG_FRAME) {
+            serve_frame(h, payload, lf, NULL);
+        }
+        free(payload);
+    }
+    /* the lane broke: the host process ended; the reader describes why */
+    lane_drop();
+    pthread_mutex_lock(&lock);
+    host_ended_locked(g);
+    pthread_mutex_unlock(&lock);
+    return NULL;
+}
+
 /* ------------------------------------------------------------------------------------------ calls */
 /* Sends a CALL and waits for its REPLY. Returns the payload (free it), or NULL when the host is gone. */
 static uint8_t *call(uint32_t g, uint16_t code, wbuf *b, uint32_t *len) {
+    int lf = lane_for(g);
+    if (lf >= 0) return lane_call(lf, g, code, b, len);
     waiter w;
     memset(&w, 0, sizeof w);
     pthread_cond_init(&w.cv, NULL);
@@ -305,7 +402,7 @@ static uint8_t *call(uint32_t g, uint16_t code, wbuf *b, uint32_t *len) {
         wb_free(b);
         return NULL;
     }
-    w.id = next_id++;
+    w.id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
     w.gen = g;
     w.next = waiters;
     waiters = &w;
@@ -752,25 +849,28 @@ static pthread_cond_t cj_cv = PTHREAD_COND_INITIALIZER;
 static completion_job *cj_head, *cj_tail;
 static int cj_idle, cj_queued;
 
-static void run_completion(completion_job *j) {
-    rbuf r = {j->payload, j->h.len, 0, 0};
+static void run_completion(completion_job *j) { run_completion_on(j->h, j->payload, j->gen, j->sock, &wlock); }
+
+/* Runs the kit's completion for a COMPLETE message, then answers COMPLETE_DONE on sock. */
+static void run_completion_on(wire_hdr h, uint8_t *payload, uint32_t g, int sock, pthread_mutex_t *wl) {
+    rbuf r = {payload, h.len, 0, 0};
     uint64_t ctx = rb_u64(&r);
-    if (j->h.code == C_REQUEST) {
+    if (h.code == C_REQUEST) {
         NTSTATUS st = (NTSTATUS)rb_u32(&r);
         if (rb_u8(&r)) take_lam(&r);
         if (request_cb && !r.bad) request_cb((PVOID)(uintptr_t)ctx, st);
-    } else if (j->h.code == C_CREATE) {
+    } else if (h.code == C_CREATE) {
         NTSTATUS st = (NTSTATUS)rb_u32(&r);
         int kind = rb_u8(&r);
         pthread_mutex_lock(&lock);
         uint64_t adapter = creating_adapter_locked(ctx);
-        proxy *p = kind >= K_ADAPTER && kind <= K_CQ ? object_locked(&r, kind, j->gen, adapter) : NULL;
+        proxy *p = kind >= K_ADAPTER && kind <= K_CQ ? object_locked(&r, kind, g, adapter) : NULL;
         pthread_mutex_unlock(&lock);
         if (create_cb && !r.bad) create_cb((PVOID)(uintptr_t)ctx, st, (NDK_OBJECT_HEADER *)p);
-    } else if (j->h.code == C_CLOSE) {
+    } else if (h.code == C_CLOSE) {
         if (close_cb && !r.bad) close_cb((PVOID)(uintptr_t)ctx);
     }
-    wire_send(j->sock, &wlock, MSG_COMPLETE_DONE, 0, j->h.id, NULL, 0);
+    wire_send(sock, wl, MSG_COMPLETE_DONE, 0, h.id, NULL, 0);
 }
 
 static void *completion_worker(void *unused) {
@@ -817,7 +917,7 @@ static void submit_completion(wire_hdr h, uint8_t *payload, uint32_t g, int sock
     }
 }
 
-static void serve_frame(wire_hdr h, uint8_t *payload, int sock) {
+static void serve_frame(wire_hdr h, uint8_t *payload, int sock, pthread_mutex_t *wl) {
     rbuf r = {payload, h.len, 0, 0};
     uint64_t ctx = rb_u64(&r), pfn = rb_u64(&r);
     uint32_t offset = rb_u32(&r), length = rb_u32(&r);
@@ -834,7 +934,7 @@ static void serve_frame(wire_hdr h, uint8_t *payload, int sock) {
         if (st == STATUS_SUCCESS) wb_bytes(&out, buf, length);
         free(buf);
     }
-    wire_send(sock, &wlock, MSG_FRAME_REPLY, 0, h.id, out.p, (uint32_t)out.len);
+    wire_send(sock, wl, MSG_FRAME_REPLY, 0, h.id, out.p, (uint32_t)out.len);
     wb_free(&out);
 }
 
@@ -864,7 +964,7 @@ static void *reader(void *arg) {
         } else if (h.type == MSG_COMPLETE) {
             submit_completion(h, payload, g, sock);
         } else if (h.type == MSG_FRAME) {
-            serve_frame(h, payload, sock);
+            serve_frame(h, payload, sock, &wlock);
             free(payload);
         } else {
             free(payload);

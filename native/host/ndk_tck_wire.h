@@ -10,6 +10,15 @@
  *                                 kit's completion returned (so "every callback has returned" keeps its meaning)
  *   FRAME (host -> relay)         NDK_TCK_HOST.ReadFrame / WriteFrame; the relay replies FRAME_REPLY
  *   HELLO (host -> relay)         first message: the library's NDK_TCK_PROVIDER_INFO, or why it cannot be used
+ *   LANE (relay -> host)          no payload; carries (SCM_RIGHTS) one end of a fresh socket pair: a lane
+ *
+ * Lanes: every kit thread that calls the provider gets a socket of its own (a lane) to a host thread of its own.
+ * The host thread runs the call itself; a completion or a frame access the provider makes from inside that call
+ * goes back on the lane and is served by the calling kit thread, which waits on the lane, so one call costs one
+ * message each way and no thread hand-off on either side. A call the kit makes from inside a completion comes
+ * on the same lane and is served by the same host thread, as it would be on one thread in-process. Completions
+ * and frame accesses from the provider's own threads go on the first socket (descriptor 3), as CALLs do when a
+ * lane cannot be made.
  */
 #ifndef NDK_TCK_WIRE_H
 #define NDK_TCK_WIRE_H
@@ -32,7 +41,8 @@ enum {
     MSG_COMPLETE_DONE = 4,
     MSG_FRAME = 5,
     MSG_FRAME_REPLY = 6,
-    MSG_HELLO = 7
+    MSG_HELLO = 7,
+    MSG_LANE = 8
 };
 
 /* CALL codes: one per dispatch member or entry point. */
@@ -142,7 +152,8 @@ static inline int wire_spin(const int *flag) {
     }
 }
 
-/* Sends one message; the lock keeps messages of several threads whole. Returns 0, or -1 when the peer is gone. */
+/* Sends one message; the lock keeps messages of several threads whole (NULL for a lane, which one thread
+ * writes). Returns 0, or -1 when the peer is gone. */
 static inline int wire_send(int fd, pthread_mutex_t *lock, uint16_t type, uint16_t code, uint64_t id, const void *payload,
                             uint32_t len) {
     wire_hdr h = {len, type, code, id};
@@ -152,7 +163,7 @@ static inline int wire_send(int fd, pthread_mutex_t *lock, uint16_t type, uint16
     m.msg_iov = iov;
     m.msg_iovlen = len ? 2 : 1;
     int rc = 0;
-    pthread_mutex_lock(lock);
+    if (lock) pthread_mutex_lock(lock);
     size_t total = sizeof h + len;
     while (total > 0) {
         ssize_t n = sendmsg(fd, &m, MSG_NOSIGNAL);
@@ -174,8 +185,37 @@ static inline int wire_send(int fd, pthread_mutex_t *lock, uint16_t type, uint16
             }
         }
     }
-    pthread_mutex_unlock(lock);
+    if (lock) pthread_mutex_unlock(lock);
     return rc;
+}
+
+/* Sends a LANE message carrying the descriptor passed (header only). Returns 0, or -1. */
+static inline int wire_send_lane(int fd, pthread_mutex_t *lock, int passed) {
+    wire_hdr h = {0, MSG_LANE, 0, 0};
+    struct iovec iov = {&h, sizeof h};
+    union {
+        char buf[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } u;
+    memset(&u, 0, sizeof u);
+    struct msghdr m;
+    memset(&m, 0, sizeof m);
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = u.buf;
+    m.msg_controllen = sizeof u.buf;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &passed, sizeof(int));
+    pthread_mutex_lock(lock);
+    ssize_t n;
+    do {
+        n = sendmsg(fd, &m, MSG_NOSIGNAL);
+    } while (n < 0 && errno == EINTR);
+    pthread_mutex_unlock(lock);
+    return n == (ssize_t)sizeof h ? 0 : -1;
 }
 
 static inline int wire_read_fully(int fd, void *buf, size_t n) {
@@ -190,10 +230,45 @@ static inline int wire_read_fully(int fd, void *buf, size_t n) {
     return 0;
 }
 
-/* Receives one message into *payload (malloc'd, the caller frees). Returns 0, or -1 at the end of the stream. */
-static inline int wire_recv(int fd, wire_hdr *h, uint8_t **payload) {
+/* Reads a message header with recvmsg, taking a descriptor passed with it (LANE) into *passed (else -1). */
+static inline int wire_read_header(int fd, wire_hdr *h, int *passed) {
+    *passed = -1;
+    union {
+        char buf[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } u;
+    struct iovec iov = {h, sizeof *h};
+    struct msghdr m;
+    memset(&m, 0, sizeof m);
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = u.buf;
+    m.msg_controllen = sizeof u.buf;
+    ssize_t k;
+    do {
+        k = recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
+    } while (k < 0 && errno == EINTR);
+    if (k <= 0) return -1;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len >= CMSG_LEN(sizeof(int)))
+            memcpy(passed, CMSG_DATA(c), sizeof(int));
+    }
+    if ((size_t)k < sizeof *h && wire_read_fully(fd, (uint8_t *)h + k, sizeof *h - (size_t)k) != 0) return -1;
+    return 0;
+}
+
+/* Receives one message into *payload (malloc'd, the caller frees). Returns 0, or -1 at the end of the stream.
+ * passed: where a descriptor sent with the message goes (-1 when none), or NULL where none is expected. */
+static inline int wire_recv_fd(int fd, wire_hdr *h, uint8_t **payload, int *passed) {
     *payload = NULL;
-    if (wire_read_fully(fd, h, sizeof *h) != 0 || h->len > WIRE_MAX_PAYLOAD) return -1;
+    int got = -1;
+    if (passed) {
+        if (wire_read_header(fd, h, &got) != 0) return -1;
+        *passed = got;
+    } else if (wire_read_fully(fd, h, sizeof *h) != 0) {
+        return -1;
+    }
+    if (h->len > WIRE_MAX_PAYLOAD) return -1;
     *payload = malloc(h->len ? h->len : 1);
     if (!*payload) abort();
     if (h->len && wire_read_fully(fd, *payload, h->len) != 0) {
@@ -203,5 +278,7 @@ static inline int wire_recv(int fd, wire_hdr *h, uint8_t **payload) {
     }
     return 0;
 }
+
+static inline int wire_recv(int fd, wire_hdr *h, uint8_t **payload) { return wire_recv_fd(fd, h, payload, NULL); }
 
 #endif /* NDK_TCK_WIRE_H */

@@ -40,6 +40,9 @@
  *                          at once)
  *   FAULT_RARE_SEGV        NdkRegisterMr crashes on an MDL of ByteCount 0 inside a chain (MR-REG-13)
  *   FAULT_RARE_HANG        NdkRegisterMr with Length 0 spins forever (GEN-TIME-1, met by MR-REG-11's property)
+ *   FAULT_LAM_EMPTY_MDL    NdkBuildLam ends its page walk at an MDL of ByteCount 0 inside a chain (neither first
+ *                          nor last), so the LAM lists fewer pages than (VA, Length) spans (LAM-4); a chain
+ *                          without such an MDL gets a correct LAM
  */
 /* nanosleep, with -std=c11 as the README builds it (C11 alone declares no POSIX function) */
 #define _POSIX_C_SOURCE 200809L
@@ -862,6 +865,22 @@ static chain walk_chain(MDL *first, uint64_t length, ULONG page_size) {
     return c;
 }
 
+#if defined(FAULT_LAM_EMPTY_MDL)
+/* The planted bug's page count: the pages spanned by the bytes before the first MDL of ByteCount 0 that is
+ * neither first nor last in the chain (n when there is none, or when it lies at or past extent). */
+static uint64_t pages_before_inner_empty(MDL *first, uint64_t extent, uint64_t max_mdls, ULONG page_size, uint64_t n) {
+    uint64_t covered = 0, walked = 0;
+    for (MDL *m = first; m != NULL && walked < max_mdls && covered < extent; m = m->Next, walked++) {
+        if (m->ByteCount == 0 && m != first && m->Next != NULL) {
+            uint64_t kept = ADDRESS_AND_SIZE_TO_SPAN_PAGES_EX(mdl_va(first) & (page_size - 1), covered, (uint64_t)page_size);
+            return kept < n ? kept : n;
+        }
+        covered = sat_add(covered, m->ByteCount);
+    }
+    return n;
+}
+#endif
+
 /* The page frames of the first extent bytes of a chain, one per page. Returns 0 when more than MAX_FRAMES. */
 static int frames_from_chain(MDL *first, uint64_t extent, uint64_t max_mdls, ULONG page_size, uint64_t **out,
                              uint64_t *count) {
@@ -1086,6 +1105,9 @@ static NTSTATUS do_build_lam(adapter *a, MDL *mdl, uint64_t length, NDK_LOGICAL_
     }
     uint64_t *frames = NULL, n = 0;
     if (!frames_from_chain(mdl, length, c.count, ps, &frames, &n)) return STATUS_INSUFFICIENT_RESOURCES;
+#if defined(FAULT_LAM_EMPTY_MDL)
+    n = pages_before_inner_empty(mdl, length, c.count, ps, n); /* the planted bug: the walk stops at the empty MDL */
+#endif
     if (n == 0) {
         free(frames);
         return STATUS_INVALID_PARAMETER;

@@ -99,6 +99,18 @@ public abstract class CFaults implements NdkProvider {
         }
     }
 
+    /**
+     * An MDL of ByteCount 0 between two others ends NdkBuildLam's page walk, so AdapterPageCount falls short of
+     * the pages spanned by (VA, Length) (LAM-4): met only when the kit makes such a chain.
+     */
+    public static final class EmptyMdlInChain extends CFaults {
+        /** The provider {@code fault:LAM-4/c-empty-mdl}. */
+        public EmptyMdlInChain() {
+            super("fault:LAM-4/c-empty-mdl", "libndk_sample_fault_LAM-4_empty-mdl.so", "none",
+                    "NdkBuildLam stops at an empty MDL inside a chain");
+        }
+    }
+
     /** A busy loop on Length 0 (GEN-TIME-1). */
     public static final class RareHang extends CFaults {
         /** The provider {@code fault:GEN-TIME-1/c-rare-hang}. */

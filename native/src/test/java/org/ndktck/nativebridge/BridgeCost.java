@@ -1,5 +1,6 @@
 package org.ndktck.nativebridge;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import org.ndktck.spec.CreateResult;
@@ -19,6 +20,9 @@ import org.ndktck.spec.Providers;
  * {@code java -cp native/target/test-classes:native/target/classes:cli/target/ndk-tck.jar org.ndktck.nativebridge.BridgeCost}.
  * Prints nanoseconds per call of NdkGetLocalTokenFromMr (the bridge alone: one downcall, no arguments in memory)
  * and of NdkRegisterMr + NdkDeregisterMr of one page (an MDL copied to native memory, a handle, two downcalls).
+ * Arguments: the library, the rounds, then any KEY=VALUE settings of the provider {@code native} (for example
+ * {@code isolation=process hostDir=DIR}: the same calls through the relay and the host process, so the figure
+ * is the bridge's and the process route's cost per call together).
  */
 public final class BridgeCost {
     private BridgeCost() {
@@ -27,9 +31,18 @@ public final class BridgeCost {
     public static void main(String[] args) {
         String library = args.length > 0 ? args[0] : "native/target/native/libndk_sample.so";
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
+        Map<String, String> settings = new HashMap<>(Map.of("library", library));
+        for (int i = 2; i < args.length; i++) {
+            int eq = args[i].indexOf('=');
+            if (eq <= 0) {
+                System.err.println("BridgeCost: a setting is KEY=VALUE, not '" + args[i] + "'");
+                System.exit(2);
+            }
+            settings.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+        }
         for (int pass = 0; pass < 2; pass++) {
             measure("reference", Map.of(), rounds, pass == 1);
-            measure("native", Map.of("library", library), rounds, pass == 1);
+            measure("native", settings, rounds, pass == 1);
         }
     }
 

@@ -364,6 +364,8 @@ public final class FastRegisterPlans {
         edges.add(plan(FrCase.ZERO_LENGTH, "Length 0, FBO 0", 1, true, 1, 1, 0, 0, p, 0x38, 0));
         edges.add(plan(FrCase.ZERO_LENGTH, "Length 0, FBO PAGE_SIZE-1", 1, true, 1, 1, p - 1, 0, 2L * p - 1, 0x38, 0));
         edges.add(plan(FrCase.ZERO_LENGTH, "Length 0, 4 pages", 4, true, 4, 4, 0, 0, 16L * p, 0x38, 0));
+        // the degenerate request whole: no page at all (AdapterPageCount 0 over an MR initialized for one page)
+        edges.add(plan(FrCase.ZERO_LENGTH, "Length 0, AdapterPageCount 0", 1, true, 1, 0, 0, 0, 32L * p, 0x38, 0));
         return withEdges(random, edges);
     }
 

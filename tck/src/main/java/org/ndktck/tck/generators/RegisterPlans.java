@@ -156,10 +156,20 @@ public final class RegisterPlans {
                             }
                         }
                     }
+                    if (breakIndex < 0 && Long.remainderUnsigned(mix(salt, 5), 4) == 0) {
+                        // one draw in four: an MDL of ByteCount 0 first, inside or last (it adds no byte and no page)
+                        bc = withEmptyMdl(bc, (int) pick(mix(salt, 6), 0, bc.length));
+                        edge += ", an MDL of ByteCount 0";
+                    }
                     return new RegPlan(RegCase.VALID, edge, va, bc, breakIndex, delta, len, flagChoices[fi], salt);
                 });
         int f = flagChoices[0];
         List<RegPlan> edges = new ArrayList<>();
+        // an MDL of ByteCount 0 inside, first and last: a walk over the chain must step over it, not stop at it
+        edges.add(new RegPlan(RegCase.VALID, "3 MDLs, an MDL of ByteCount 0 inside", 0x40000L * p + 0x80,
+                new int[]{p - 0x80, 0, 2 * p}, -1, 0, 3L * p - 0x80, f, 0));
+        edges.add(new RegPlan(RegCase.VALID, "2 MDLs, an MDL of ByteCount 0 first", 0x50000L * p, new int[]{0, 2 * p}, -1, 0, 2L * p, f, 0));
+        edges.add(new RegPlan(RegCase.VALID, "2 MDLs, an MDL of ByteCount 0 last", 0x60000L * p + 5, new int[]{p - 5, 0}, -1, 0, p - 5, f, 0));
         edges.add(new RegPlan(RegCase.VALID, "one page, offset 0", 0x10000L * p, new int[]{p}, -1, 0, p, f, 0));
         edges.add(new RegPlan(RegCase.VALID, "offset PAGE_SIZE-1, Length 1", 0x10000L * p + p - 1, new int[]{1}, -1, 0, 1, f, 0));
         edges.add(new RegPlan(RegCase.VALID, "region ending at 2^64-1", -2L * p, new int[]{2 * p}, -1, 0, 2L * p, f, 0));

@@ -173,7 +173,7 @@ public class LamProperties {
 
     /**
      * LAM-4: a successful NdkBuildLam over a valid chain (one to three MDLs, any offset, Length up to the
-     * chain) reports AdapterPageCount = the pages spanned by (VA, Length), PAGE_SIZE-aligned entries,
+     * chain; some chains hold an MDL of ByteCount 0 first, inside or last, which adds no page) reports AdapterPageCount = the pages spanned by (VA, Length), PAGE_SIZE-aligned entries,
      * *pFBO = VA mod PAGE_SIZE and *pLAMSize = 16 + 8 × AdapterPageCount (the bytes written, also when the
      * consumer offered up to 40 bytes more than needed); and the mapping reaches the
      * chain's own frames: an NdkSend from {logical address of chain byte k, privileged token} delivers
