@@ -125,7 +125,7 @@ final class Checks {
         if (tries >= 2 * required.size() && tries >= 20) {
             Statistics.label(label).coverage(cov -> {
                 if (org.ndktck.tck.harness.TimeBudget.cutShort() || org.ndktck.tck.harness.KitLifecycle.endedAtAdvisory()) {
-                    return; // fewer tries than planned (the run's time budget, issue 20): no coverage can be demanded
+                    return; // fewer tries than planned (the run's time budget): no coverage can be demanded
                 }
                 for (String r : required) {
                     cov.check(r).count((Consumer<Integer>) n -> {

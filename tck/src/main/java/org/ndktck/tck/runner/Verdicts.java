@@ -193,7 +193,7 @@ public final class Verdicts {
             message = verdict == Verdict.NOT_TESTABLE ? notTestableWhy(rule)
                     : "not selected in this run (--rules / --shard)";
         } else if (own.stream().anyMatch(PropertyOutcome::belowJudgedFloor)) {
-            // issue 22: a property that judged too few tries (allowed refusals) leaves its rule UNTESTED, never PASS
+            // allowed refusals: a property that judged too few tries (allowed refusals) leaves its rule UNTESTED, never PASS
             verdict = Verdict.UNTESTED;
             message = own.stream().filter(PropertyOutcome::belowJudgedFloor)
                     .map(o -> o.property().propertyId() + ": " + o.message().substring("UNTESTED: ".length()))
@@ -203,7 +203,7 @@ public final class Verdicts {
             message = NoCheckRan.why(id, own).get();
         } else if (own.stream().anyMatch(PropertyOutcome::passed)) {
             verdict = Verdict.PASS;
-            // issue 20, item 6: a property that passed with fewer tries because of the time budget is named first
+            // time budget: a property that passed with fewer tries because of the time budget is named first
             List<String> notes = new ArrayList<>(own.stream().filter(o -> TimeBudget.isLimited(o.message()))
                     .map(o -> TimeBudget.LIMITED + o.property().propertyId() + ": "
                             + o.message().substring(TimeBudget.LIMITED.length())).toList());
