@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Times cold `ndk-tck run` commands for the budgets of BENCHMARKS.md ("Budgets of a kit run", issue 18).
+"""Times cold `ndk-tck run` commands for the budgets of BENCHMARKS.md ("Budgets of a kit run").
 
 Each run is a fresh command (a new JVM, as a user or a CI job runs it). For each run it prints the 1-minute load
 average at its start, the whole command's wall time, the runner's own wall time (report.json durationMillis), the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the sample C provider and its fault variants with gcc (issue 19). The Maven build of native/ runs it
+# Builds the sample C provider and its fault variants with gcc. The Maven build of native/ runs it
 # in generate-resources; run it by hand after editing the C code:
 #   bash native/build-sample.sh [OUTDIR]        (default: native/target/native)
 # Output: libndk_sample.so (the sample), libndk_sample_fault_<RULE>.so (one planted bug each; the kit must FAIL

@@ -1,6 +1,6 @@
 /*
  * ndk_tck_provider.h: what a provider written in C implements so that the NDK memory-region conformance kit
- * can run it (issue 19). It mirrors the NDKPI dispatch tables that the kit calls (ndkpi.h, ndkinfo.h): the
+ * can run it. It mirrors the NDKPI dispatch tables that the kit calls (ndkpi.h, ndkinfo.h): the
  * same object structures, dispatch members, function-pointer types, parameter lists, structures and
  * constant values, so the code of an NDK provider compiles against it with few changes. Names and values are
  * facts of the public interface; the comments are the kit's own.

@@ -1,5 +1,5 @@
 /*
- * ndk_sample.c: a sample NDK provider in C for the conformance kit (issue 19). A software model of an NDK
+ * ndk_sample.c: a sample NDK provider in C for the conformance kit. A software model of an NDK
  * adapter, in the shape of the NDKPI dispatch tables of ndk_tck_provider.h: adapter, PD, MR, QP and CQ, the
  * memory-region calls (NdkCreateMr, NdkRegisterMr, NdkDeregisterMr, NdkInitializeFastRegisterMr,
  * NdkFastRegister, NdkInvalidate, the token getters, NdkBuildLam, NdkReleaseLam) and the data path the kit

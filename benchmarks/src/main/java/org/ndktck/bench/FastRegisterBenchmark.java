@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * NdkFastRegister of N pages against its floor (issue 9, goal: within 3x of the floor at every N).
+ * NdkFastRegister of N pages against its floor (goal: within 3x of the floor at every N).
  *
  * <p>{@link #fastRegisterThenInvalidate} posts NdkFastRegister of all N pages of one LAM (FBO 0, Length
  * N × PAGE_SIZE, remote read and local write, SILENT_SUCCESS) and then NdkInvalidate of the same MR

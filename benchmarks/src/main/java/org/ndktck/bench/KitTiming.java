@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A measurement program, not a test (issue 21): runs {@code ndk-tck run} in this JVM, {@code --repeat N}
+ * A measurement program, not a test: runs {@code ndk-tck run} in this JVM, {@code --repeat N}
  * times (the first runs warm the JIT up), and prints for each run its wall time, the process CPU time, the
  * tries and the cost of a try, then one line per property (status, tries, milliseconds, microseconds per try,
  * and for a failed property what its first failure was), then the rules that failed. It replaces the

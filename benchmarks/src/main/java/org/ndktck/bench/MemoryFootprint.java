@@ -14,7 +14,7 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 
 /**
- * Measures what the reference provider keeps per registered page (issue 9 budget: at most 16 bytes per
+ * Measures what the reference provider keeps per registered page (budget: at most 16 bytes per
  * registered page plus a constant per MR), through the SPI only.
  *
  * <p>Method: for each registration kind (NdkFastRegister, NdkRegisterMr) and each size P in {2^12, 2^16}

@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * NdkRegisterMr of an MDL chain of 1 to 10,000 MDLs (issue 9, goal: the cost per MDL stays flat, within 2x,
+ * NdkRegisterMr of an MDL chain of 1 to 10,000 MDLs (goal: the cost per MDL stays flat, within 2x,
  * from 10 to 10,000 MDLs).
  *
  * <p>The chain is virtually contiguous; each MDL describes one page-aligned page (ByteOffset 0, ByteCount

@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * An RDMA read of 64 bytes with 10 and with 100,000 live MRs on the adapter (issue 9, goal: the two within
+ * An RDMA read of 64 bytes with 10 and with 100,000 live MRs on the adapter (goal: the two within
  * 1.5x of each other, so the token lookup does not grow with the number of live registrations).
  *
  * <p>Setup registers {@code liveMrs} normal MRs on the remote side, one page each (remote read), plus one

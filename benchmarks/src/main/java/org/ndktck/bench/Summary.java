@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Turns a JMH JSON result file ({@code -rf json}) of these benchmarks into the Markdown tables of
- * BENCHMARKS.md: the figures, their ratios, how the cost grows with N, and each goal of issue 9 met or not.
+ * BENCHMARKS.md: the figures, their ratios, how the cost grows with N, and each speed and scale goal met or not.
  *
  * <p>Two figures per benchmark: JMH's wall-clock time per operation, and, when the run used
  * {@code -prof org.ndktck.bench.CpuTimeProfiler}, the benchmark thread's CPU time per operation (steadier on a

@@ -20,7 +20,7 @@ import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NtStatus;
 
 /**
- * Faults for the rules the page audit of issue 17 added (SND-1, SND-2, CQ-6, INV-6, MR-FR-20): each is the
+ * Faults for the rules the page audit added (SND-1, SND-2, CQ-6, INV-6, MR-FR-20): each is the
  * reference provider with one piece replaced ({@link Pieces}) or its objects wrapped ({@link Hooks}), named
  * {@code fault:RULE-ID/variant} after the rule the kit must FAIL for it.
  */

@@ -14,8 +14,8 @@ import org.ndktck.spec.NdkProvider;
 import org.ndktck.spec.NtStatus;
 
 /**
- * Faults that complete the catalogue (issue 6): one for each provider-checked MUST / MUST NOT rule that no
- * other fault source covers, and the length-arithmetic faults of issue 6, kind 12. Each replaces one or two
+ * Faults that complete the catalogue: one for each provider-checked MUST / MUST NOT rule that no
+ * other fault source covers, and the length-arithmetic faults. Each replaces one or two
  * pieces of the reference model ({@link Pieces}) or wraps its objects ({@link Hooks}).
  *
  * <h2>Kind 12: lengths compared in 32 bits or as signed values</h2>

@@ -14,7 +14,7 @@ import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 
 /**
- * Faults of issue 20's concurrent-call checks (item 1, proved as item 8 asks): real races. Each provider is
+ * Faults of the concurrent-call checks, each a proof that a check catches what it was added for: real races. Each provider is
  * correct when every call comes from one thread at a time (the whole kit of before the concurrent properties
  * passes it), and breaks a rule only when two kit threads call into one adapter at once, as the pages allow
  * (every MR, work-request and CQ function at up to DISPATCH_LEVEL, from any processor). The race windows are

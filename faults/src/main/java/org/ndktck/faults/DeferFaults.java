@@ -16,8 +16,8 @@ import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NtStatus;
 
 /**
- * Faults of issue 20's DEFER checks (item 4) and of the DEF-2 check held through the quiet period (issue 18,
- * item 3): the reference's objects wrapped, one {@link Hooks} each, named {@code fault:RULE-ID/variant}.
+ * Faults of the DEFER checks and of the DEF-2 check held through the quiet period: the reference's objects
+ * wrapped, one {@link Hooks} each, named {@code fault:RULE-ID/variant}.
  */
 public final class DeferFaults {
     private DeferFaults() {

@@ -5,8 +5,8 @@ import org.ndktck.spec.NtStatus;
 import org.ndktck.spec.RequestCompletion;
 
 /**
- * The hooks of {@code fault:MR-FRI-6/command-ring-8} and {@code fault:MR-FRI-6/command-ring-16} (issue 20, item 8's
- * proofs of item 5): NdkInitializeFastRegisterMr commands go through a per-adapter ring of a few command slots, the
+ * The hooks of {@code fault:MR-FRI-6/command-ring-8} and {@code fault:MR-FRI-6/command-ring-16} (the proofs
+ * that deep is deeper): NdkInitializeFastRegisterMr commands go through a per-adapter ring of a few command slots, the
  * slot chosen by the command's sequence number, and each command holds its slot for {@link #COMMAND_NANOS} (the
  * adapter's time to take it). A command issued while as many others as the ring has slots are still in flight
  * takes the slot of the oldest, whose call then returns STATUS_SUCCESS without the initialization ever reaching the

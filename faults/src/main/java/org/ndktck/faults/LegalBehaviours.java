@@ -13,7 +13,7 @@ import org.ndktck.spec.NtStatus;
 import org.ndktck.spec.RequestCompletion;
 
 /**
- * Providers that behave in ways the rules allow but a careless kit might reject (issue 8). The kit must give
+ * Providers that behave in ways the rules allow but a careless kit might reject. The kit must give
  * each of them no FAIL:
  * <ul>
  *   <li>{@code legal:early-completion}: every asynchronous request and create returns STATUS_PENDING only

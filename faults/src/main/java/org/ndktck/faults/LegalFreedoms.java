@@ -19,7 +19,7 @@ import org.ndktck.spec.NtStatus;
 import org.ndktck.spec.RequestCompletion;
 
 /**
- * Legal providers that use, hard, a freedom the NDKPI pages give a provider (issue 22). Each is the reference
+ * Legal providers that use, hard, a freedom the NDKPI pages give a provider. Each is the reference
  * provider with one freedom pushed far; the kit must give none of them a FAIL, in either completion mode.
  * The freedoms they stand for are listed, with their sources in the catalog, in {@code freedoms.yaml} of the
  * spec module ({@code org.ndktck.spec.rules.Freedoms}); a test fails when a freedom has no provider here.

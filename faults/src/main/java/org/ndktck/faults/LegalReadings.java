@@ -15,7 +15,7 @@ import org.ndktck.spec.NtStatus;
 
 /**
  * Legal providers that take, everywhere, the reading of an ambiguity-register entry the reference does not take
- * (issue 22). The catalog accepts both readings of each; the kit must give none of these providers a FAIL, in
+ * (the recorded freedoms). The catalog accepts both readings of each; the kit must give none of these providers a FAIL, in
  * either completion mode. Listed, with their ambiguities, in {@code freedoms.yaml} of the spec module.
  * <ul>
  *   <li>{@code legal:read-bounds-inline} (AMB-7): an NdkRead that reaches past the end of the live remote

@@ -21,7 +21,7 @@ import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 
 /**
- * Faults of issue 20's limit checks (item 2): the reference's objects wrapped, one {@link Hooks} each, named
+ * Faults of the limit checks: the reference's objects wrapped, one {@link Hooks} each, named
  * {@code fault:RULE-ID/variant} after the rule the kit must FAIL for them.
  */
 public final class LimitFaults {

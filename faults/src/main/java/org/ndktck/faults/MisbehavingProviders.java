@@ -9,10 +9,10 @@ import org.ndktck.spec.NdkProviderSource;
 
 /**
  * The providers of this part of the fault catalogue, registered through {@link java.util.ServiceLoader}:
- * the misbehaving providers of issue 8 ({@link Misbehaviours}), the legal but unusual behaviours the kit
+ * the misbehaving providers ({@link Misbehaviours}), the legal but unusual behaviours the kit
  * must pass ({@link LegalBehaviours}), and the faults that complete the catalogue so that every
  * provider-checked MUST rule has one ({@link CatalogueGaps}), and the faults of the rules the page audit added
- * ({@link AuditFaults}), and the races of issue 20's concurrent calls ({@link ConcurrencyFaults}).
+ * ({@link AuditFaults}), and the races of the concurrent calls ({@link ConcurrencyFaults}).
  */
 public final class MisbehavingProviders implements NdkProviderSource {
     @Override

@@ -23,7 +23,7 @@ import org.ndktck.spec.NtStatus;
 import org.ndktck.spec.RequestCompletion;
 
 /**
- * The misbehaving providers of issue 8: the reference provider with its calls, completions, CQ entries,
+ * The misbehaving providers: the reference provider with its calls, completions, CQ entries,
  * headers or tokens disturbed by a {@link Hooks} wrapper. Each breaks one general rule in a way real
  * providers have, and the kit must end it as FAIL of the rule in its name, within the time bound, and go on
  * with a fresh adapter:

@@ -22,7 +22,7 @@ import org.ndktck.spec.NtStatus;
 import org.ndktck.spec.RequestCompletion;
 
 /**
- * Faults of issue 20's consumer-misuse checks (SEC-1): providers that accept a call the consumer must not make
+ * Faults of the consumer-misuse checks (SEC-1): providers that accept a call the consumer must not make
  * in a way that lets a token reach memory its registration never granted. Each is the reference with one piece
  * replaced or its objects wrapped; the reference itself refuses every such call.
  */

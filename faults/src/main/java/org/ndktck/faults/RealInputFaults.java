@@ -14,7 +14,8 @@ import org.ndktck.spec.NtStatus;
 
 /**
  * Faults written from public bug reports of real providers, each reaching an input the kit did not make before
- * issue 15 (the kit passed every one of them then; BENCHMARKS.md, "Issue 15 faults", says how that was checked).
+ * the input-space properties (the kit passed every one of them then; BENCHMARKS.md, "Inputs that real providers get
+ * wrong", says how that was checked).
  * Each is a wrapper ({@link Hooks}) of the reference provider.
  *
  * <ul>

@@ -15,8 +15,8 @@ import org.ndktck.spec.NdkProviderSource;
 import org.ndktck.spec.NtStatus;
 
 /**
- * Faults that show only after a particular sequence of steps on one adapter (issue 15, item 5): the kit before
- * {@code OneAdapterChainProperties} passed each of them (BENCHMARKS.md, "Issue 15 faults", says how that was checked).
+ * Faults that show only after a particular sequence of steps on one adapter: the kit before
+ * {@code OneAdapterChainProperties} passed each of them (BENCHMARKS.md, "Long chains on one adapter", says how that was checked).
  *
  * <ul>
  *   <li>{@code fault:COV-3/stale-token-by-slot}: the receiving side of an NdkSendAndInvalidate finds the MR to

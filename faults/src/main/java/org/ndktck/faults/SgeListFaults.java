@@ -14,8 +14,8 @@ import org.ndktck.spec.NtStatus;
 
 
 /**
- * Faults of a request's SGE list at a later position only (issue 15, item 2): the kit before COV-4 made Length-0
- * SGEs passed each of them (BENCHMARKS.md, "Issue 15 faults", says how that was checked).
+ * Faults of a request's SGE list at a later position only: the kit before COV-4 made Length-0
+ * SGEs passed each of them (BENCHMARKS.md, "Long chains on one adapter", says how that was checked).
  *
  * <ul>
  *   <li>{@code fault:COV-4/zero-length-ends-list}: an NdkRead, NdkWrite, NdkSend or NdkReceive (not INLINE) whose

@@ -7,7 +7,7 @@ import org.ndktck.reference.TokenPurpose;
 import org.ndktck.spec.NdkProvider;
 
 /**
- * A provider that is correct but slow, and one that is slow and wrong (issue 20, item 6: the time budget,
+ * A provider that is correct but slow, and one that is slow and wrong (the time budget,
  * {@code ./ndk-tck run --time-budget SECONDS}):
  * <ul>
  *   <li>{@code legal:slow-completion}: every asynchronous request and create (NdkCreatePd/Cq/Qp/Mr,

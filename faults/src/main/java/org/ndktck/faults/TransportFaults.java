@@ -13,7 +13,7 @@ import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NtStatus;
 
 /**
- * Faults for the transport behaviour the kit relies on (rules TR-1 to TR-3, issue 14): the reference provider
+ * Faults for the transport behaviour the kit relies on (rules TR-1 to TR-3): the reference provider
  * with its QPs wrapped ({@link Hooks}), named {@code fault:RULE-ID/variant}. TR-2 and TR-3 bind the kit
  * itself (consumer obligations), so only TR-1 and TR-4 have faults.
  */

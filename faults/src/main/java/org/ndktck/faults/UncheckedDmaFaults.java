@@ -15,7 +15,7 @@ import org.ndktck.spec.NdkProvider;
 import org.ndktck.spec.NdkProviderSource;
 
 /**
- * Faults that remove a bounds check from a device without the reference's safety net (issue 15, item 7): the
+ * Faults that remove a bounds check from a device without the reference's safety net: the
  * DMA of an access that runs past the last page frame of its registration goes on into the frames whose numbers
  * follow (piece {@code frame-reach}), as hardware that adds to a physical address would, instead of failing as the
  * reference model does. So the access really reaches memory outside the region (a guard frame, or another page of

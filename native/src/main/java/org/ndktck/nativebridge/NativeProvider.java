@@ -9,7 +9,7 @@ import org.ndktck.spec.NdkProvider;
 
 /**
  * The provider {@code native}: runs a provider written in C, a shared library built against
- * {@code native/include/ndk_tck_provider.h}, under the kit through JNA (issue 19):
+ * {@code native/include/ndk_tck_provider.h}, under the kit through JNA:
  * {@code ./ndk-tck run --provider native --set library=PATH.so [--set KEY=VALUE ...]}.
  *
  * <p>Settings: {@code library} (required) is the library's path; {@code crashGuard=on|off} (default on) says

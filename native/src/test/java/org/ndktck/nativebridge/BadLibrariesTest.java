@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Issue 19, point 5: a library that cannot be loaded, lacks an entry point, reports another header version, a
+ * A library that cannot be loaded, lacks an entry point, reports another header version, a
  * missing {@code library} setting or a setting the library rejects: exit 2 with one line on standard error that
  * names the cause, no stack trace, no report.
  */
@@ -35,7 +35,7 @@ class BadLibrariesTest {
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err().strip().lines()).hasSize(1);
         assertThat(r.err()).contains(cause).doesNotContain("Exception").doesNotContain("\tat ");
-        // a setup error still writes report.json, with the cause as its first note (issue 14, README "Exit codes")
+        // a setup error still writes report.json, with the cause as its first note (README "Exit codes")
         assertThat(r.report()).isNotNull();
         assertThat(r.report().path("exitCode").asInt()).isEqualTo(2);
         assertThat(r.report().path("notes").toString()).contains("setup error");

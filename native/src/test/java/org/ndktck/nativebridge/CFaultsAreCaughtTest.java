@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Issue 19, point 4: each compile-time fault variant of the sample (native/sample/ndk_sample.c, FAULT_*) FAILs
+ * Each compile-time fault variant of the sample (native/sample/ndk_sample.c, FAULT_*) FAILs
  * the rule it breaks through the bridge, with the rule's own properties at the smoke profile (caught: a property's
  * first failure is a violation of that rule, not a crash), and the sample itself passes those rules with checks run; and point 5: a
  * native call that never returns is bounded like a Java one (GEN-TIME-1, at a shortened time bound).

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 19, point 5: a segmentation fault in the C provider does not lose the run's results. The variant
+ * A segmentation fault in the C provider does not lose the run's results. The variant
  * {@code libndk_sample_crash.so} dereferences NULL in NdkRegisterMr with RDMA_READ_SINK, which MR-REG-7's property
  * asks for. Run as {@code ./ndk-tck} runs it (the jar's main class, {@link NativeAwareMain}, in a JVM of its own):
  * MR-REG-7 is FAIL with the crash and a replay command, MR-REG-11 (run in the same command) still PASSes, the

@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Issue 19, point 3: the sample C provider, built by this module's build with gcc, passes the whole kit through
+ * The sample C provider, built by this module's build with gcc, passes the whole kit through
  * the bridge in the reference provider's configurations that apply: every completion style (inline; pending,
  * whose completions come from C threads; early, whose completions come from inside the call before it returns
  * STATUS_PENDING), and an adapter that requires RDMA_READ_SINK. 0 FAIL, and UNTESTED only for the documented adapter

@@ -6,7 +6,7 @@ package org.ndktck.reference;
  * frames (MR-REG-1, MR-FR-3, the bounds of each access), so only a variant that breaks a bounds check gets here.
  * The reference refuses such an access (STATUS_ACCESS_VIOLATION), a safety net of the model; a variant that
  * models a device without it names the frame its DMA uses instead, so a fault that removes a bounds check really
- * reaches the memory past the region (issue 15, item 7: no hidden safety net decides a verdict). Called with the
+ * reaches the memory past the region (no hidden safety net decides a verdict). Called with the
  * adapter's lock held: must not block.
  */
 @FunctionalInterface

@@ -59,7 +59,7 @@ class DataPathTest {
 
     @Test
     void accessIsGrantedByBytesNotPages() {
-        // issue 6 kind 7: an MDL at VA 0x10000100, Length 0x1E00; a peer read at 0x10000000 must fail
+        // length arithmetic: an MDL at VA 0x10000100, Length 0x1E00; a peer read at 0x10000000 must fail
         try (Fixture f = Fixture.open()) {
             Mdl target = f.buffer(0x1000_0100L, 0x1E00);
             NdkMr t = f.registered(target, 0x1E00, 0x7);
@@ -86,7 +86,7 @@ class DataPathTest {
 
     @Test
     void theRegionIsLengthBytesNotTheChain() {
-        // issue 6 kind 8: three 4096-byte MDLs, Length 5000; a peer read at VA + 5000 must fail
+        // length arithmetic: three 4096-byte MDLs, Length 5000; a peer read at VA + 5000 must fail
         try (Fixture f = Fixture.open()) {
             Mdl a = f.buffer(0x2000_0000L, 4096);
             a.setNext(f.buffer(0x2000_1000L, 4096).setNext(f.buffer(0x2000_2000L, 4096)));
@@ -245,7 +245,7 @@ class DataPathTest {
 
     @Test
     void fastRegistrationPlacesByteBaseVirtualAddressAtFbo() {
-        // issue 6 kind 5: 2 pages, FBO 0x200, Length 0x1000, BaseVirtualAddress 0x7000200
+        // length arithmetic: 2 pages, FBO 0x200, Length 0x1000, BaseVirtualAddress 0x7000200
         try (Fixture f = Fixture.open()) {
             Mdl buf = f.buffer(0x7000_0200L, 0x1000);
             NdkLogicalAddressMapping lam = f.lam(buf, 0x1000);

@@ -13,7 +13,7 @@ import static org.ndktck.reference.Fixture.pattern;
 import static org.ndktck.reference.Fixture.sge;
 
 /**
- * Issue 15, item 7: the reference's refusal of an access past the last page frame of its registration (piece
+ * No hidden safety net: the reference's refusal of an access past the last page frame of its registration (piece
  * {@code frame-reach}) is a safety net no rule states. With a bounds check removed it is what stops the access; a
  * variant without it lets the same access reach the frame that follows, so a fault built on it really touches
  * memory outside the region (and the kit's guard and byte checks are what must catch it).

@@ -40,7 +40,7 @@ class RegisterMrTest {
 
     @Test
     void aRegionWhoseEndWrapsPast2To64IsRejected() {
-        // one MDL at VA 0xFFFFFFFFFFFFF000 with ByteCount and Length 0x2000 (issue 6, kind 1)
+        // one MDL at VA 0xFFFFFFFFFFFFF000 with ByteCount and Length 0x2000 (length arithmetic that wraps the address space)
         assertRejectedBy(Pieces.MR_REG_12, STATUS_INVALID_PARAMETER,
                 f -> register(f, f.buffer(0xFFFF_FFFF_FFFF_F000L, 0x2000), 0x2000, 0x7));
     }

@@ -60,7 +60,7 @@ class StandardChecksTest {
 
     @Test
     void lengthFitsPagesComputedWithFboAndWithoutOverflow() {
-        // issue 6 kind 4: 1 page, FBO 0xF00, Length 0x200 needs 2 pages
+        // length arithmetic: 1 page, FBO 0xF00, Length 0x200 needs 2 pages
         assertThat(firstFailingFr(fr(READY, 1, pages(1), 0xF00, 0x200, 0x7000F00, 0))).hasValue("MR-FR-3");
         assertThat(firstFailingFr(fr(READY, 1, pages(1), 0xF00, 0x100, 0x7000F00, 0))).isEmpty();
         assertThat(firstFailingFr(fr(READY, 1, pages(1), 0xF00, 0x101, 0x7000F00, 0))).hasValue("MR-FR-3");
@@ -82,7 +82,7 @@ class StandardChecksTest {
 
     @Test
     void baseVirtualAddressIsTiedToFbo() {
-        // issue 6 kind 6: 4 pages, FBO 0x40, BaseVirtualAddress 0x50000
+        // length arithmetic: 4 pages, FBO 0x40, BaseVirtualAddress 0x50000
         assertThat(firstFailingFr(fr(READY, 4, pages(4), 0x40, 0x100, 0x50000, 0))).hasValue("MR-FR-4");
         assertThat(firstFailingFr(fr(READY, 4, pages(4), 0x40, 0x100, 0x50041, 0))).hasValue("MR-FR-4");
         assertThat(firstFailingFr(fr(READY, 4, pages(4), 0x40, 0x100, 0x50040, 0))).isEmpty();

@@ -20,7 +20,7 @@ import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NtStatus;
 
 /**
- * The structure the fault catalogue builds on: each kind of fault of issue 6 is one or two replaced pieces,
+ * The structure the fault catalogue builds on: each kind of fault in it is one or two replaced pieces,
  * and each visibly changes what the provider does (while the reference does not).
  */
 class VariantTest {

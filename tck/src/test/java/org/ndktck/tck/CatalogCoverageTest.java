@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The build-time contract between the kit and the rule catalog (issues 3 and 5): every property names
+ * The build-time contract between the kit and the rule catalog: every property names
  * existing rules, with a matching jqwik tag; every provider-checked rule has at least one property (the
  * list of those without one is printed and must be empty); no committed property fixes its seed.
  */

@@ -3,7 +3,7 @@ package org.ndktck.spec.rules;
 import java.util.List;
 
 /**
- * One normative statement of an NDKPI page, as the page audit records it (issue 17): the statement in the kit's
+ * One normative statement of an NDKPI page, as the page audit records it: the statement in the kit's
  * own words, and either the catalog rules that hold it or the reason why none does.
  *
  * @param says   the statement, paraphrased (never the page's sentence)

@@ -3,7 +3,7 @@ package org.ndktck.spec.rules;
 import java.util.List;
 
 /**
- * One NDKPI page as the page audit read it (issue 17): every statement on it that binds the provider or the
+ * One NDKPI page as the page audit read it: every statement on it that binds the provider or the
  * consumer, and the rules that cite the page for what it leaves open.
  *
  * @param page       the page in the catalog's source notation ({@code D:fast_register},

@@ -10,7 +10,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
- * The freedoms the NDKPI pages leave a provider, as the catalog records them (issue 22): YAML resource
+ * The freedoms the NDKPI pages leave a provider, as the catalog records them: YAML resource
  * {@value #RESOURCE}, next to the rule catalog. Each freedom names the catalog entries it comes from (MAY
  * rules, status tables with resource or "another error" codes, ambiguity readings that accept either
  * behaviour) and the {@code legal:*} providers that use it hard; the kit must give each of them no FAIL.

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The page audit (issue 17): the in-scope NDKPI pages read sentence by sentence, each statement that binds the
+ * The page audit: the in-scope NDKPI pages read sentence by sentence, each statement that binds the
  * provider or the consumer mapped to the catalog rules that hold it, or given the reason why none does. It is
  * read from the YAML resource {@value #RESOURCE}; {@link PageAuditValidator} checks it against the catalog and
  * {@code spec/RULES.md} shows it per page ({@link RulesMarkdown}).

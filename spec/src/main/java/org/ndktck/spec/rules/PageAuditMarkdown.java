@@ -1,7 +1,7 @@
 package org.ndktck.spec.rules;
 
 /**
- * The "Page audit" section of {@code spec/RULES.md} (issue 17): per audited page how many normative statements it
+ * The "Page audit" section of {@code spec/RULES.md}: per audited page how many normative statements it
  * holds and how many the catalog covers, then each page's statements with the rules that hold them or the reason
  * why none does. Called by {@link RulesMarkdown}; a pure function of the audit.
  */

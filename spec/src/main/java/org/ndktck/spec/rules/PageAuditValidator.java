@@ -8,7 +8,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Checks the page audit against the catalog (issue 17). One message per problem:
+ * Checks the page audit against the catalog. One message per problem:
  * <ul>
  *   <li>each page is named once, in the catalog's source notation ({@value #PAGE}), with a title and a path,
  *       says where its text was read ({@code readFrom}) and when that text last changed ({@code lastChanged},

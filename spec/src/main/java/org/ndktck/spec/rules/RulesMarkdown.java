@@ -58,7 +58,7 @@ public final class RulesMarkdown {
      * Renders a catalog and a page audit as Markdown; an empty audit renders no audit section.
      *
      * @param catalog the catalog
-     * @param audit   the page audit (issue 17)
+     * @param audit   the page audit
      * @return the whole document, ending with one newline
      */
     public static String render(RuleCatalog catalog, PageAudit audit) {

@@ -7,7 +7,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The page audit (issue 17) agrees with the catalog: every statement maps to catalog rules or says why none
+ * The page audit agrees with the catalog: every statement maps to catalog rules or says why none
  * holds it, every rule the audit names exists, and every rule that cites a page appears in that page's audit.
  */
 class PageAuditTest {
@@ -15,7 +15,7 @@ class PageAuditTest {
     private final PageAudit audit = PageAudit.standard();
     private final RuleCatalog catalog = RuleCatalog.standard();
 
-    /** The pages issue 17 puts in scope (the conceptual pages and the function and structure pages). */
+    /** The pages the audit puts in scope (the conceptual pages and the function and structure pages). */
     static final List<String> IN_SCOPE = List.of(
             "D:create_mr", "D:register_mr", "D:deregister_mr", "D:initialize_fast_register_mr", "D:fast_register",
             "D:get_remote_token_from_mr", "D:get_local_token_from_mr", "D:get_privileged_memory_region_token",

@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The shipped catalog is complete and well formed (issue 3, design section 4). The lists below ARE the
+ * The shipped catalog is complete and well formed (design section 4). The lists below ARE the
  * specification of this test: the 113 rule IDs of digest sections 1 to 16 and the IDs of our own from
  * docs/ARCHITECTURE.md.
  */
@@ -55,12 +55,12 @@ class RuleCatalogTest {
             "MR-TOK-5", "MR-TOK-6", "CL-9", "COV-1", "COV-2", "COV-3", "COV-4", "SEC-1",
             "LIM-1", "LIM-2");
 
-    /** The rules the page audit of issue 17 added (spec/src/main/resources/org/ndktck/spec/rules/audit.yaml). */
+    /** The rules the page audit added (spec/src/main/resources/org/ndktck/spec/rules/audit.yaml). */
     static final List<String> AUDIT_IDS = List.of(
             "MR-FR-20", "LAM-REL-3", "INV-6", "SND-1", "SND-2", "SND-3", "CQ-6", "AI-5", "AI-6");
 
     /**
-     * The transport behaviour the kit relies on beyond the MR pages (issue 14): basis KIT_INTERPRETATION, MUST;
+     * The transport behaviour the kit relies on beyond the MR pages: basis KIT_INTERPRETATION, MUST;
      * TR-1 and TR-4 bind the provider (checked), TR-2 and TR-3 are the kit's own obligations.
      */
     static final List<String> TRANSPORT_IDS = List.of("TR-1", "TR-2", "TR-3", "TR-4");

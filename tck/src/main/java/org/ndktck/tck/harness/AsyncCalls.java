@@ -129,7 +129,7 @@ public final class AsyncCalls {
             T obj = op.completedObject();
             if (r.object() != null) {
                 // the create page only says the out parameter is ignored after STATUS_PENDING; the completion page
-                // forbids touching it when the create then succeeds (GEN-CB-3, issue 17)
+                // forbids touching it when the create then succeeds (GEN-CB-3)
                 orphans.add(r.object());
                 if (NtStatus.STATUS_SUCCESS.equals(st)) {
                     if (obj != null && obj != r.object()) {
@@ -211,7 +211,7 @@ public final class AsyncCalls {
     /**
      * {@link #checkCallbacks()} now and again once the quiet period ({@link Bounds#quietNanos()}) has
      * passed, without waiting for it: the second check is handed to the {@link QuietWatch}, which runs it at
-     * the close of a later try of the property or when the property ends (issue 18: the quiet period costs
+     * the close of a later try of the property or when the property ends (the kit-run budgets: the quiet period costs
      * wall time only at the end of a property). A forbidden callback within the quiet period breaks the same
      * rule as when the try waited.
      */

@@ -1,7 +1,7 @@
 package org.ndktck.tck.harness;
 
 /**
- * The time bounds of a kit run (GEN-TIME-1, issue 8), in nanoseconds, each already scaled by
+ * The time bounds of a kit run (GEN-TIME-1), in nanoseconds, each already scaled by
  * {@code ndk.tck.timeoutFactor} ({@link TckConfig#timeoutFactor()}):
  * <ul>
  *   <li>{@link #callNanos()}: how long one provider call may take before it counts as not returning
@@ -21,7 +21,7 @@ package org.ndktck.tck.harness;
  * shorter), and never below twice the longest completion that did come in this run (capped at the full
  * bound). The unscaled floor keeps a run with a small {@code ndk.tck.timeoutFactor} from charging a merely
  * slow completion on a loaded machine (a 56 ms bound was seen to fail GEN-CB-1 that way). A provider that never completes then costs one full bound
- * and a short one per property, not a full bound per property and per shrinking step (issue 8: the run
+ * and a short one per property, not a full bound per property and per shrinking step (a misbehaving provider: the run
  * against the worst misbehaviour ends within twice its normal time). Only a run that already has a failure
  * gets the shorter bound. {@link #resetRun()} starts over.
  *

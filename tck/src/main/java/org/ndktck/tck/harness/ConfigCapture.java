@@ -108,7 +108,7 @@ public final class ConfigCapture implements TestExecutionListener {
         Invoker.resetRun();
         LateCallbacks.reset();
         QuietWatch.reset();
-        // the run's time budget, if any, is spread over the kit properties it holds (issue 20, item 6)
+        // the run's time budget, if any, is spread over the kit properties it holds
         TimeBudget.startRun(parameters, plan == null ? 0 : countKitProperties(plan, roots));
         boolean print = parameters.apply(PRINT_SEED)
                 .or(() -> Optional.ofNullable(System.getProperty(PRINT_SEED)))

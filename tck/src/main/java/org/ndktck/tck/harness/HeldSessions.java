@@ -5,7 +5,7 @@ import org.ndktck.tck.RuleViolation;
 import java.util.function.Consumer;
 
 /**
- * Tries whose session stays open through the quiet period after the try (issue 18, item 3): for a check that
+ * Tries whose session stays open through the quiet period after the try: for a check that
  * needs the try's own objects after the quiet period, such as DEF-2's (no CQ entry for a request refused
  * inline: the CQs must still exist to be drained). A try that ends normally hands its session's close to the
  * {@link QuietWatch} instead of closing it: the close (which drains the CQs, charging an entry of a refused

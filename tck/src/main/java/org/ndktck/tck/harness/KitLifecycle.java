@@ -182,7 +182,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         Refusals.reset();
         UnreachableClaim.takeNote(); // a note left by a property before is not this one's
         CurrentProperty.resetShrinking();
-        // the property's share of the run's time budget, if any (issue 20, item 6); a bad budget fails the property
+        // the property's share of the run's time budget, if any; a bad budget fails the property
         long claim = TimeBudget.claim();
         long start = System.nanoTime();
         PropertyExecutionResult executed;
@@ -343,7 +343,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
     }
 
     /**
-     * The floor of judged tries (issue 22): a property whose tries were mostly discarded (an allowed refusal,
+     * The floor of judged tries (allowed refusals): a property whose tries were mostly discarded (an allowed refusal,
      * {@link Refusals}, or another assumption) judged too little to pass. jqwik reports a property none of
      * whose tries was judged as failed ("exhausted"); the kit reports both that and a pass below the floor as
      * aborted with the reason {@value #TOO_FEW_JUDGED}..., so the rule is UNTESTED, never PASS, and never FAIL

@@ -10,7 +10,7 @@ import org.ndktck.spec.HostMemory;
  * property starts from a seed derived from its own seed ({@link KitLifecycle}), each session of the property
  * draws the next seed of that stream, and each buffer of a session the next layout. A run with the same run
  * seed lays out every buffer the same way. Consecutive frames stay one layout among five, so most buffers of
- * more than one page are scattered (issue 15: a provider that assumes contiguous frames FAILs).
+ * more than one page are scattered (COV-2: a provider that assumes contiguous frames FAILs).
  */
 public final class MemoryLayouts {
     private static volatile long propertySeed;

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Catches exceptions that kill a provider's own threads (a completion path that throws, issue 8), which
+ * Catches exceptions that kill a provider's own threads (a completion path that throws), which
  * the kit could not see otherwise: it installs, once, a default uncaught-exception handler that records
  * the throwable and then hands it to the handler that was there before. A session compares
  * {@link #mark()} at open and close and reports what died in between as GEN-EXC-1.

@@ -9,7 +9,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
- * Quiet periods that cost no wall time while the kit has other work (issue 18). A check that must hold
+ * Quiet periods that cost no wall time while the kit has other work (the kit-run budgets). A check that must hold
  * through a quiet period after the provider returned inline ("no callback came": GEN-CB-2, GEN-CB-4, CL-1,
  * CL-4) is handed to this watch with its deadline (now plus {@link Bounds#quietNanos()}) instead of being
  * waited for: the try goes on, and the check runs once its deadline has passed, at the close of a later

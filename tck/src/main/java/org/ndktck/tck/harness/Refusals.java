@@ -6,7 +6,7 @@ import net.jqwik.api.Assume;
 import org.ndktck.spec.NtStatus;
 
 /**
- * The one rule for allowed refusals (issue 22). The NDKPI return-code tables let a provider refuse any
+ * The one rule for allowed refusals. The NDKPI return-code tables let a provider refuse any
  * request, create or control registration for lack of resources: STATUS_INSUFFICIENT_RESOURCES, inline or as
  * the completion status (GEN-CB-5). A try in which a call the property needs is refused that way judges
  * nothing: every property, for its set-up calls as well as for the call under test, hands the status to

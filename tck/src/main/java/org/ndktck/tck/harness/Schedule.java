@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A seeded schedule for a try in which several kit threads call into one adapter at once (issue 20, item 1;
+ * A seeded schedule for a try in which several kit threads call into one adapter at once (
  * the properties of {@code ConcurrentCallsProperties}).
  *
  * <p><b>Shape.</b> {@code threads} kit threads run {@code steps} steps each. All threads start step {@code k}

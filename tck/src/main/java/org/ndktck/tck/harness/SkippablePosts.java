@@ -11,7 +11,7 @@ import static org.ndktck.tck.harness.Hex.u32;
 import static org.ndktck.tck.harness.Hex.u64;
 
 /**
- * Posts for properties that make many requests in one try (issue 20's limit checks): a post the provider refuses
+ * Posts for properties that make many requests in one try (the limit checks): a post the provider refuses
  * for lack of resources (STATUS_INSUFFICIENT_RESOURCES inline, which the pages allow) is skipped, not the whole try
  * discarded as {@link SessionTools#post} does, so a provider that refuses every ninth request still has its tries
  * judged. Any other result is recorded with the session exactly as {@link WorkRequests#post} records it.

@@ -6,7 +6,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A barrier whose waiters spin instead of parking, so that the kit threads it releases reach the provider at the
- * same instant (issue 20, item 1: concurrent calls on one adapter). A latch, {@link java.util.concurrent.Phaser}
+ * same instant (concurrent calls on one adapter). A latch, {@link java.util.concurrent.Phaser}
  * or {@link java.util.concurrent.CyclicBarrier} wakes its waiters one after the other, tens of microseconds apart
  * on a virtual machine: longer than a fast provider's whole call, so threads released by one seldom overlap in the
  * provider and a race with a window of a few hundred nanoseconds is never hit. Here every waiter that holds a

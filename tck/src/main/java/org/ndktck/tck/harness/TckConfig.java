@@ -58,7 +58,7 @@ public record TckConfig(String provider, Map<String, String> settings, long seed
         }
 
         /**
-         * The tries of a property that declares its own count (issue 20, item 5: every property's tries grow with
+         * The tries of a property that declares its own count (deep is deeper: every property's tries grow with
          * the profile). The declared count is the standard profile's; smoke runs half of it (at least 1, at most
          * 50), deep ten times it (at most 10000). A property without parameters runs once whatever the count.
          *
@@ -75,7 +75,7 @@ public record TckConfig(String provider, Map<String, String> settings, long seed
         }
 
         /**
-         * A size that grows with the profile (issue 20, item 5): the length of a stateful property's action
+         * A size that grows with the profile (deep is deeper): the length of a stateful property's action
          * chains, the number of threads or calls of a concurrent try, the requests of a DEFER run. Smoke takes
          * half the standard size (at least 1), deep twice it.
          *

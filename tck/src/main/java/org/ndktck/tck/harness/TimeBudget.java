@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * The time budget of a kit run (issue 20, item 6): {@code ./ndk-tck run --time-budget SECONDS}, or the
+ * The time budget of a kit run: {@code ./ndk-tck run --time-budget SECONDS}, or the
  * configuration parameter (or system property) {@value #KEY} in a provider's own build. The budget bounds the
  * whole run; its tries are spread over the run's properties:
  * <ul>

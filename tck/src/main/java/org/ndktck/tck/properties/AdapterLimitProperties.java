@@ -32,7 +32,7 @@ import java.util.List;
 import static org.ndktck.tck.harness.Hex.u32;
 
 /**
- * The adapter at its limits (issue 20, item 2): its MR count reached, released and reached again (LIM-2), and the
+ * The adapter at its limits: its MR count reached, released and reached again (LIM-2), and the
  * largest fast registration the kit builds, FRMRPageCount pages or the kit's cap of {@value #FR_PAGE_CAP} pages,
  * reaching every one of its pages (COV-2, MR-FRI-2).
  */

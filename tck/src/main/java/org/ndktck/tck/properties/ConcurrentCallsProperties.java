@@ -48,7 +48,7 @@ import static org.ndktck.tck.harness.Hex.u32;
 import static org.ndktck.tck.harness.Hex.u64;
 
 /**
- * Concurrent calls on one adapter (issue 20, item 1): several kit threads call into ONE adapter at once, as the
+ * Concurrent calls on one adapter: several kit threads call into ONE adapter at once, as the
  * pages allow (every MR, work-request and CQ function may be called at up to DISPATCH_LEVEL, from any
  * processor). Each try draws the number of threads (2 to 4 at the standard profile, up to 2 at smoke, up to 8
  * at deep), the steps per thread (2 to 6 at standard), and a schedule seed from which every thread's operation

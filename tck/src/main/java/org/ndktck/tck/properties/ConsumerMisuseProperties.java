@@ -35,7 +35,7 @@ import java.util.Arrays;
 import static org.ndktck.tck.harness.Hex.u32;
 
 /**
- * Calls the consumer must not make, made on purpose (issue 20, item 3; rule SEC-1). The pages leave the
+ * Calls the consumer must not make, made on purpose (rule SEC-1). The pages leave the
  * provider's answer open: refusing is what the reference does, accepting is recorded as an ADVISORY finding
  * under the consumer rule that was broken (MR-FR-1, MR-DEREG-1, SGE-1). What no answer may do is let a token
  * reach memory or rights its registration never granted: that FAILs SEC-1.

@@ -28,7 +28,7 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A CQ driven to its depth (issue 20, item 2): a CQ created with QueueDepth d holds d entries at once, and its
+ * A CQ driven to its depth: a CQ created with QueueDepth d holds d entries at once, and its
  * ring wraps around as rounds of requests go through it. Overrunning a CQ is signalled only to the CQ
  * notification callback (CQ-5, informational: the SPI has none), so the kit never posts more than d requests
  * whose entries are not yet removed.

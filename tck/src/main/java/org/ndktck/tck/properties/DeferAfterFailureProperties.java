@@ -31,7 +31,7 @@ import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * DEFER after an inline failure (issue 20, item 4; catalog section "Deferred processing"): once a request
+ * DEFER after an inline failure (catalog section "Deferred processing"): once a request
  * with DEFER has failed inline while earlier DEFER requests were held, the QP goes on as before. The held
  * requests were handed on once (DEF-4): none is lost, none is processed or completed again by a later post;
  * and the DEFER requests posted after the failure are held and handed on like any others (DEF-3). Gated on

@@ -134,7 +134,7 @@ public class DeferProperties {
         INVALIDATE
     }
 
-    /** @return DEFER runs of 1 to 5 requests at the standard profile (issue 20: longer at deep, shorter at smoke) */
+    /** @return DEFER runs of 1 to 5 requests at the standard profile (longer at deep, shorter at smoke) */
     @Provide
     Arbitrary<List<Deferred>> deferRuns() {
         int max = TckConfig.current().profile().size(5);

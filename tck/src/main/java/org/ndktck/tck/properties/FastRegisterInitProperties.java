@@ -210,7 +210,7 @@ public class FastRegisterInitProperties {
 
     // ------------------------------------------------------------------ MR-FRI-6
 
-    /** @return 2 to 12 threads at the standard profile, 2 to 6 at smoke, 2 to 24 at deep (issue 20): more at once than a small command ring of a provider holds */
+    /** @return 2 to 12 threads at the standard profile, 2 to 6 at smoke, 2 to 24 at deep: more at once than a small command ring of a provider holds */
     @Provide
     Arbitrary<Integer> parallelInitializations() {
         return net.jqwik.api.Arbitraries.integers().between(2, Math.max(2, org.ndktck.tck.harness.TckConfig.current().profile().size(12)));

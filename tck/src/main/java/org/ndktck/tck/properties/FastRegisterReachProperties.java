@@ -27,7 +27,7 @@ import java.util.Arrays;
 import static org.ndktck.tck.harness.Hex.u32;
 
 /**
- * MR-FR-20 (the NDK_FN_FAST_REGISTER page; issue 17): a fast registration with remote access is reachable by
+ * MR-FR-20 (the NDK_FN_FAST_REGISTER page; from the page audit): a fast registration with remote access is reachable by
  * every connected peer that holds its token, not only through the QP that posted the fast registration.
  */
 @NdkKit

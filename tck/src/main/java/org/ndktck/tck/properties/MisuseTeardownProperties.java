@@ -26,7 +26,7 @@ import java.util.Arrays;
 import static org.ndktck.tck.harness.Hex.u32;
 
 /**
- * The take-down calls of the wrong family, made on purpose (issue 20, item 3; rule SEC-1): NdkInvalidate of an MR
+ * The take-down calls of the wrong family, made on purpose (rule SEC-1): NdkInvalidate of an MR
  * registered with NdkRegisterMr (INV-1 broken) and NdkDeregisterMr of a fast-registered MR (MR-DEREG-1 broken).
  * Refusing either is what the reference does; accepting one is ADVISORY under the consumer rule
  * ({@link ConsumerMisuseProperties#accepted}). A provider that reports such a call successful has told the consumer

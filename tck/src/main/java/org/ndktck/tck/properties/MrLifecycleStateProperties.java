@@ -382,7 +382,7 @@ public class MrLifecycleStateProperties {
                 .withAction(1, new RereadTokens())
                 .withAction(6, new Access())
                 .withAction(1, new CloseMr());
-        // 24 steps at the standard profile, 12 at smoke, 48 at deep (issue 20: deep means longer chains)
+        // 24 steps at the standard profile, 12 at smoke, 48 at deep (deep means longer chains)
         return chains.withMaxTransformations(org.ndktck.tck.harness.TckConfig.current().profile().size(24));
     }
 

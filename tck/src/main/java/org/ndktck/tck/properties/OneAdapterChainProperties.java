@@ -51,7 +51,7 @@ import static org.ndktck.tck.harness.Hex.u32;
 import static org.ndktck.tck.harness.Hex.u64;
 
 /**
- * Issue 15, item 5: a long stateful chain (jqwik {@link ActionChain}) on ONE adapter, over several MRs and several
+ * Inputs real providers get wrong: a long stateful chain (jqwik {@link ActionChain}) on ONE adapter, over several MRs and several
  * connected QPs at once, against a model of what each token may do at each step. Steps: create normal and
  * fast-register MRs, register, deregister, initialize, fast-register and invalidate (each on any connection's
  * target QP of the PD), remote reads and writes from any connection through live and stale tokens (inside and past

@@ -31,7 +31,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A QP at the limits it was created with (issue 20, item 2; rules LIM-1 and COV-4): its queue depths
+ * A QP at the limits it was created with (rules LIM-1 and COV-4): its queue depths
  * (InitiatorQueueDepth initiator requests and ReceiveQueueDepth receives outstanding at once, and one past them)
  * and its SGE limits (a request with exactly the adapter's MaxInitiatorRequestSge or MaxReceiveRequestSge SGEs, and
  * one SGE more than the QP allows). Within the limits every request is accepted (or refused inline for lack of

@@ -25,7 +25,7 @@ import java.util.concurrent.locks.LockSupport;
 import static org.ndktck.tck.harness.Hex.u32;
 
 /**
- * INV-6 (the NDK_FN_SEND_AND_INVALIDATE page; issue 17): a SendAndInvalidate that names a token which is not
+ * INV-6 (the NDK_FN_SEND_AND_INVALIDATE page; from the page audit): a SendAndInvalidate that names a token which is not
  * valid at the receiver aborts the connection there. Each try uses a connected pair of QPs of its own, so the
  * aborted connection is not the session's.
  */

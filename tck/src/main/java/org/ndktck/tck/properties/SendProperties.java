@@ -25,7 +25,7 @@ import java.util.List;
 /**
  * Properties of NdkSend and NdkSendAndInvalidate and of the receive completions they produce (catalog section
  * "NdkSend and NdkSendAndInvalidate" and CQ-6; the NDK_FN_SEND, NDK_FN_SEND_AND_INVALIDATE, NDK_RESULT and
- * NDK_RESULT_EX pages; issue 17). SND-3 (remote invalidation only with a peer that supports it) binds the
+ * NDK_RESULT_EX pages; from the page audit). SND-3 (remote invalidation only with a peer that supports it) binds the
  * kit, which sends with NdkSendAndInvalidate only between QPs of the provider under test.
  */
 @NdkKit

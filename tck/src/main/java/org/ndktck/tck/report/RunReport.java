@@ -265,14 +265,14 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
                     message, counterexample, seed, replay, properties, advisories, 0);
         }
 
-        /** @return tries of its properties that were judged (not discarded), summed: {@code checks} (issue 22) */
+        /** @return tries of its properties that were judged (not discarded), summed: {@code checks} */
         @com.fasterxml.jackson.annotation.JsonProperty(value = "judgedTries", access = com.fasterxml.jackson.annotation.JsonProperty.Access.READ_ONLY)
         public long judgedTries() {
             return checks;
         }
 
         /**
-         * @return true when the run's time budget ({@code --time-budget}, issue 20) made one of its properties run fewer
+         * @return true when the run's time budget ({@code --time-budget}) made one of its properties run fewer
          *     tries than the profile's (it passed with the tries done) or stopped it unfinished: its note (the first
          *     line of {@code message}) starts with {@code budget-limited: }
          */
@@ -283,7 +283,7 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
 
         /**
          * @return tries of its properties that were discarded, summed: an allowed refusal of a call the try needed
-         *     (STATUS_INSUFFICIENT_RESOURCES, see {@code org.ndktck.tck.harness.Refusals}) or another assumption (issue 22)
+         *     (STATUS_INSUFFICIENT_RESOURCES, see {@code org.ndktck.tck.harness.Refusals}) or another assumption
          */
         @com.fasterxml.jackson.annotation.JsonProperty(value = "discardedTries", access = com.fasterxml.jackson.annotation.JsonProperty.Access.READ_ONLY)
         public long discardedTries() {
@@ -355,14 +355,14 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
                     finishedAtMillis, firstFailure, firstViolation, Map.of(), Map.of());
         }
 
-        /** @return its tries that were judged: {@code checks} (issue 22) */
+        /** @return its tries that were judged: {@code checks} */
         @com.fasterxml.jackson.annotation.JsonProperty(value = "judgedTries", access = com.fasterxml.jackson.annotation.JsonProperty.Access.READ_ONLY)
         public int judgedTries() {
             return checks;
         }
 
         /**
-         * @return true when the run's time budget ({@code --time-budget}, issue 20) ended it before its profile's tries
+         * @return true when the run's time budget ({@code --time-budget}) ended it before its profile's tries
          *     (it passed with {@code tries} tries) or stopped it unfinished: its {@code message} starts with
          *     {@code budget-limited: }
          */
@@ -371,7 +371,7 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
             return message != null && message.startsWith(org.ndktck.tck.harness.TimeBudget.LIMITED);
         }
 
-        /** @return its tries that were discarded (an allowed refusal or another assumption; issue 22) */
+        /** @return its tries that were discarded (an allowed refusal or another assumption) */
         @com.fasterxml.jackson.annotation.JsonProperty(value = "discardedTries", access = com.fasterxml.jackson.annotation.JsonProperty.Access.READ_ONLY)
         public int discardedTries() {
             return Math.max(0, tries - checks);

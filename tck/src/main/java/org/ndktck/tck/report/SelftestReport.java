@@ -73,7 +73,7 @@ public record SelftestReport(String format, String kitVersion, long seed, String
 
         /**
          * @return the provider setting {@code completion} of this row: {@code pending} for a row named
-         *     {@code <provider> [completion=pending]} (issue 20, item 7), else {@code default} (the provider's own)
+         *     {@code <provider> [completion=pending]} (the extra pending-completion rows), else {@code default} (the provider's own)
          */
         @JsonProperty(value = "completion", access = JsonProperty.Access.READ_ONLY)
         public String completion() {

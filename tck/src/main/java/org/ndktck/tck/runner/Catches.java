@@ -5,7 +5,7 @@ import org.ndktck.tck.harness.KitLifecycle;
 import org.ndktck.tck.harness.KitSetupError;
 
 /**
- * What a property's first failure was, and whether it catches a fault (issue 21). A fault
+ * What a property's first failure was, and whether it catches a fault. A fault
  * {@code fault:RULE[/variant]} is caught only when a property's first failure is a {@link RuleViolation} of
  * RULE: a violation the kit raised for that rule. Every other first failure is reported as what it is and is
  * no catch: a crash (an exception of the provider or of the kit that names no rule), a time bound (the runner

@@ -114,7 +114,7 @@ public final class KitExecution {
             if (r.ruleTags().isEmpty() || r.planned().isEmpty()) {
                 return new Result(List.of(), List.of(), notes, false, 0);
             }
-            // the hard end of the run's time budget, if any (issue 20, item 6), in milliseconds since the epoch
+            // the hard end of the run's time budget, if any, in milliseconds since the epoch
             java.util.function.Function<String, Optional<String>> params = k -> Optional.ofNullable(r.parameters().get(k));
             Optional<Long> budget = TimeBudget.budgetMillis(params);
             long hardEnd = budget.map(b -> TimeBudget.startMillis(params).orElse(System.currentTimeMillis()) + b)

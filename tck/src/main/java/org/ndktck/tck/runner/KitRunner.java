@@ -67,7 +67,7 @@ public final class KitRunner {
                           Path exclusions, Shard shard, Path reportDir, String kitPackage, Long propertyTimeoutMillis,
                           LocalDate today, Long timeBudgetMillis) {
         /**
-         * Options without a time budget (as before issue 20).
+         * Options without a time budget (as before {@code --time-budget} was added).
          *
          * @param provider              provider short name or class name
          * @param providerJars          jars or class directories of the provider and its dependencies
@@ -249,7 +249,7 @@ public final class KitRunner {
         p.put("jqwik.reporting.usejunitplatform", "true");
         p.put("jqwik.database", o.reportDir().resolve("jqwik-database").toString());
         // shrinking a counterexample may take this long (jqwik's default is 10 s a property): a provider that
-        // fails many properties quickly must not cost minutes of shrinking (issue 8: a run against a faulty
+        // fails many properties quickly must not cost minutes of shrinking (a run against a faulty
         // provider ends within twice the normal time); a try that failed at a time bound is not shrunk at all
         p.put("jqwik.shrinking.bounded.seconds", Long.toString(Math.max(1, Math.round(SHRINKING_SECONDS * o.timeoutFactor()))));
         return p;

@@ -27,7 +27,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code run --jobs N} (issue 18): N workers share the run's properties. Every worker walks the whole plan of the
+ * {@code run --jobs N} (the kit-run budgets): N workers share the run's properties. Every worker walks the whole plan of the
  * run (or of the user's {@code --shard I/M}) and runs the properties it claims first ({@link
  * org.ndktck.tck.harness.PropertyClaims}: one atomic file per property in {@code REPORT_DIR/workers/claims}), so
  * a worker that is done with a property takes the next one nobody has, and no property runs twice. Every worker

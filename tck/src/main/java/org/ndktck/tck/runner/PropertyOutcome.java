@@ -61,7 +61,7 @@ public record PropertyOutcome(PropertyInfo property, String status, int tries, i
     }
 
     /**
-     * @return true when the kit aborted it because too few of its tries were judged (issue 22,
+     * @return true when the kit aborted it because too few of its tries were judged (allowed refusals,
      *     {@link org.ndktck.tck.harness.KitLifecycle#TOO_FEW_JUDGED})
      */
     public boolean belowJudgedFloor() {

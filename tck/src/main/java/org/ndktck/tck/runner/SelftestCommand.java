@@ -310,7 +310,7 @@ public final class SelftestCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         String name = legal + (settings.isEmpty() ? "" : PENDING_ROW);
         try {
-            // the run's time budget is the fault bound (issue 20, item 6): a slow legal provider (legal:slow-completion)
+            // the run's time budget is the fault bound: a slow legal provider (legal:slow-completion)
             // passes with fewer tries instead of taking minutes; a quick one ends long before its shares run out
             KitRunner.Prepared p = KitRunner.prepare(options(legal, pattern, runSeed, pattern == null ? bound * 10 : bound,
                     legalProfile(pattern), settings, bound));
@@ -347,7 +347,7 @@ public final class SelftestCommand implements Callable<Integer> {
                 false, null, null, reportDir.resolve("selftest").resolve(dir), kitPackage, bound, LocalDate.now(), budgetMillis);
     }
 
-    /** The provider setting of the extra rows (issue 20, item 7): every completion pends. */
+    /** The provider setting of the extra rows: every completion pends. */
     static final Map<String, String> PENDING = Map.of("completion", "pending");
 
     /** Suffix of the name of a row run with {@link #PENDING}. */

@@ -204,7 +204,7 @@ public final class Verdicts {
             message = NoCheckRan.why(id, own).get();
         } else if (own.stream().anyMatch(PropertyOutcome::passed)) {
             verdict = Verdict.PASS;
-            // issue 20, item 6: a property that passed with fewer tries because of the time budget is named first
+            // time budget: a property that passed with fewer tries because of the time budget is named first
             List<String> notes = new ArrayList<>(own.stream().filter(o -> TimeBudget.isLimited(o.message()))
                     .map(o -> TimeBudget.LIMITED + o.property().propertyId() + ": "
                             + o.message().substring(TimeBudget.LIMITED.length())).toList());

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * docs/spi-calls.md, which SPI calls each rule's properties make (issue 14, point 8), is generated from the code: the
+ * docs/spi-calls.md, which SPI calls each rule's properties make, is generated from the code: the
  * kit's properties run against the reference provider wrapped by {@link SpiCallRecorder} (inline completions, a fixed
  * seed and tries), and every SPI call is recorded under the rules of the property that made it. The test fails when
  * the file differs from what the kit does now. Regenerate it from the repository root with

@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The kit catches every fault of {@link AuditFaults} (the rules the page audit of issue 17 added) by the rule in
+ * The kit catches every fault of {@link AuditFaults} (the rules the page audit added) by the rule in
  * its name (a property's first failure is a violation of that rule), running the properties of that rule only, as
  * {@code selftest} does, with at most 100 tries.
  */

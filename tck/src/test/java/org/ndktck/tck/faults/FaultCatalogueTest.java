@@ -17,7 +17,7 @@ import org.ndktck.spec.rules.Rule;
 import org.ndktck.spec.rules.RuleCatalog;
 
 /**
- * The fault catalogue as a whole (issue 6): names are unique and well-formed, each names a catalog rule and
+ * The fault catalogue as a whole: names are unique and well-formed, each names a catalog rule and
  * says in one line what it breaks, and every provider-checked MUST / MUST NOT rule has at least one fault.
  */
 class FaultCatalogueTest {

@@ -19,7 +19,7 @@ import org.ndktck.spec.rules.RuleCatalog;
 import org.ndktck.spec.rules.Strength;
 
 /**
- * Issue 22: the freedoms the catalog records ({@code freedoms.yaml}) each have a legal provider, and the list is
+ * The freedoms the catalog records ({@code freedoms.yaml}) each have a legal provider, and the list is
  * derived from the catalog: a MAY rule, a rule whose allowed statuses include STATUS_INSUFFICIENT_RESOURCES, or
  * an ambiguity that is in no freedom and neither settled nor listed as uncovered fails this test. (That each
  * legal provider passes the whole kit is {@code LegalProvidersTest} and {@code ./ndk-tck selftest}.)

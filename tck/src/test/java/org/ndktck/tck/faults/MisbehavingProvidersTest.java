@@ -15,7 +15,7 @@ import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.kit.KitRun;
 
 /**
- * The kit classifies the misbehaving providers of issue 8 ({@link Misbehaviours}): each fault is caught by the
+ * The kit classifies the misbehaving providers ({@link Misbehaviours}): each fault is caught by the
  * rule in its name (a property's first failure is a violation of that rule, not the runner's time bound, a
  * crash or another rule), every selected property still ran, and the reference provider passes the same
  * properties right afterwards in the same JVM (the kit recovered: fresh adapters, fresh caller threads). How

@@ -13,7 +13,7 @@ import org.ndktck.tck.harness.Invoker;
 import org.ndktck.tck.harness.TckConfig;
 
 /**
- * A provider whose calls hang does not poison the rest of the JVM (issue 8: "the rest of the run must go on",
+ * A provider whose calls hang does not poison the rest of the JVM ("the rest of the run must go on",
  * and a provider that blocks interruptibly lets the thread go when interrupted): the kit interrupts every
  * caller thread it abandons, and a thread the provider then lets go no longer counts against the limit of
  * stuck threads (64). Seventy calls that block until interrupted each fail GEN-TIME-1; the next call works.

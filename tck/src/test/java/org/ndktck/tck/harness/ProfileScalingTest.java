@@ -6,7 +6,7 @@ import org.ndktck.tck.harness.TckConfig.Profile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 20, item 5: a property's declared tries and the kit's scaled sizes grow with the profile, so deep is
+ * Deep is deeper: a property's declared tries and the kit's scaled sizes grow with the profile, so deep is
  * deeper everywhere and no declared count is a cap that ignores the profile.
  */
 class ProfileScalingTest {

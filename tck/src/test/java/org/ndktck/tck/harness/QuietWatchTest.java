@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The quiet watch (issue 18) runs each check once, never before its quiet period has passed, and a property's
+ * The quiet watch runs each check once, never before its quiet period has passed, and a property's
  * end runs what is still pending: a late callback is judged as when the try waited.
  */
 class QuietWatchTest {

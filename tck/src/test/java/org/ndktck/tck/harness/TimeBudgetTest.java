@@ -8,7 +8,7 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** {@link TimeBudget}: parsing of ndk.tck.timeBudget and the budget-limited mark (issue 20, item 6). */
+/** {@link TimeBudget}: parsing of ndk.tck.timeBudget and the budget-limited mark. */
 class TimeBudgetTest {
     @Test
     void secondsAreParsedAndBadValuesNamed() {

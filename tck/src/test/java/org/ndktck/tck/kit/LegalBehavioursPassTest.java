@@ -6,7 +6,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 8: behaviours that are unusual but legal pass the kit: a completion that arrives before the call
+ * Behaviours that are unusual but legal pass the kit: a completion that arrives before the call
  * returns, a completion on a foreign thread, a slow provider within the bound. (Calls made from inside a
  * completion are exercised by GEN-LIFE-1 against the reference in pending mode, {@link ReferencePassesTest}.)
  */

@@ -22,7 +22,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Legal behaviours the kit must accept (issue 8): variants of the reference provider that are unusual but
+ * Legal behaviours the kit must accept: variants of the reference provider that are unusual but
  * conformant. Each is a provider class the kit finds by class name.
  */
 final class LegalVariants {

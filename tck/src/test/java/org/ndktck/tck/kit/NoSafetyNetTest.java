@@ -14,7 +14,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 15, item 7: no hidden safety net decides a verdict. The reference refuses an access past the last page
+ * No hidden safety net decides a verdict. The reference refuses an access past the last page
  * frame of its registration (piece {@code frame-reach}), for a reason no rule states. Two halves:
  * <ul>
  *   <li>the reference without that refusal (its bounds checks intact) passes every rule of the data path's bounds,

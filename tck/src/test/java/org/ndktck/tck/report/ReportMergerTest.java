@@ -15,7 +15,7 @@ class ReportMergerTest {
 
     @Test
     void aPassInOneWorkerWinsOverPropertiesThatDidNotCompleteInAnother() {
-        // issue 20: COV-1 under --time-budget with --jobs 2 was UNTESTED, with --jobs 1 PASS
+        // found when the time budget came: COV-1 under --time-budget with --jobs 2 was UNTESTED, with --jobs 1 PASS
         RunReport.RuleReport pass = SampleReports.rule("COV-1", "MUST", "PASS", null, null, true);
         RunReport.RuleReport notDone = SampleReports.rule("COV-1", "MUST", "UNTESTED", "budget-limited: " + Summaries.BUDGET_RAN_OUT
                 + "\n" + Summaries.NOTHING_COMPLETED + "[LiveScaleProperties#x ABANDONED]", null, true);

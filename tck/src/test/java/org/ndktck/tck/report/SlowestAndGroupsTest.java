@@ -9,7 +9,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * report.json names the slowest properties with their share of the run (issue 14, point 7) and groups failures by
+ * report.json names the slowest properties with their share of the run and groups failures by
  * the property that found them (point 4).
  */
 class SlowestAndGroupsTest {

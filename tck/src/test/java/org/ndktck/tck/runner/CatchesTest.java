@@ -7,7 +7,7 @@ import org.ndktck.tck.harness.KitSetupError;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What counts as a catch (issue 21): only a RuleViolation of the fault's rule as the property's first failure. */
+/** What counts as a catch: only a RuleViolation of the fault's rule as the property's first failure. */
 class CatchesTest {
     @Test
     void aViolationOfTheRuleThrownAsTheFailureCatchesIt() {

@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Messages say what went wrong (issue 14, point 6): the failure a fault provider causes, as {@code run} reports it,
+ * Messages say what went wrong: the failure a fault provider causes, as {@code run} reports it,
  * names the status by its NTSTATUS name, the flags by their NDK_*_FLAG names and, where bytes differ, which byte
  * first differs with the value expected and found. Each row runs one fault's rule and reads the message of the
  * rule's FAIL in report.json and on the console.

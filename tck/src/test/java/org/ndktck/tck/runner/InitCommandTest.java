@@ -23,7 +23,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A provider author starts in minutes (issue 14, point 8): {@code init DIR} writes a skeleton that compiles against
+ * A provider author starts in minutes: {@code init DIR} writes a skeleton that compiles against
  * the SPI, registers itself, and that the kit runs on and reports (every checkable rule FAIL, none PASS, no setup
  * error, no crash); its POM names the kit's artifacts at the kit's version, its suite names the provider, and its
  * workflow runs the build and publishes the kit's JUnit XML. The Maven build of the skeleton itself is not run here

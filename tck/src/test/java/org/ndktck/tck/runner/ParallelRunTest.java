@@ -19,7 +19,7 @@ import java.util.TreeMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code run --jobs N} (issue 18): the verdicts equal those of {@code --jobs 1} with the same seed, and what a
+ * {@code run --jobs N}: the verdicts equal those of {@code --jobs 1} with the same seed, and what a
  * provider does in one worker (fails, throws, hangs, ends its JVM) does not change another worker's verdicts;
  * the merged report is always written.
  */

@@ -14,7 +14,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every printed replay reproduces its failure (issue 14, point 3): for a sample of faults, a run over several rules
+ * Every printed replay reproduces its failure: for a sample of faults, a run over several rules
  * prints, for each FAIL, a replay command; running that command makes the same rule FAIL with the same
  * counterexample, also when the failure was found by a property of another rule (fault:MR-FR-10/fbo-dropped: the
  * life-cycle property of MR-DEREG-3 finds an MR-TOK-2 breach).

@@ -61,7 +61,7 @@ class SelftestCommandTest {
     }
 
     /**
-     * A fault marked {@link org.ndktck.spec.DeepProfileFault} (issue 20, item 5's proof) passes the standard profile,
+     * A fault marked {@link org.ndktck.spec.DeepProfileFault} (the proof that deep is deeper) passes the standard profile,
      * so selftest at the standard profile proves the kit against it at deep, in a row that says so.
      */
     @Test

@@ -15,7 +15,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Setup faults are setup errors (issue 14, point 5): a provider that cannot be set up gives exit 2, one line on
+ * Setup faults are setup errors: a provider that cannot be set up gives exit 2, one line on
  * standard error naming the cause with the exception's own message, and a report whose first note says so; a
  * broken services entry does not break runs or listings of the other providers.
  */

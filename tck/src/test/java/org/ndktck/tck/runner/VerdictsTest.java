@@ -208,7 +208,7 @@ class VerdictsTest {
     }
 
     /**
-     * Issue 22: a property aborted below the floor of judged tries leaves its rule UNTESTED with the counts, even
+     * Allowed refusals: a property aborted below the floor of judged tries leaves its rule UNTESTED with the counts, even
      * when another property of the rule passed; the rule reports judged and discarded tries.
      */
     @Test
@@ -229,7 +229,7 @@ class VerdictsTest {
         assertThat(outcomes.get(1).belowJudgedFloor()).isFalse();
     }
 
-    /** Issue 22: the floor is one judged try in ten, at least one. */
+    /** Allowed refusals: the floor is one judged try in ten, at least one. */
     @Test
     void theFloorIsOneInTen() {
         assertThat(org.ndktck.tck.harness.Refusals.floor(0)).isEqualTo(1);

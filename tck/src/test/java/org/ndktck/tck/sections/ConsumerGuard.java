@@ -36,7 +36,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The consumer guard of issue 5: the {@link Hooks} of one adapter of the {@link GuardedReferenceProvider} (the
+ * The consumer guard: the {@link Hooks} of one adapter of the {@link GuardedReferenceProvider} (the
  * reference provider wrapped by the fault catalogue's {@link ForwardingAdapter}). It records every consumer rule
  * the kit breaks while it runs against that provider, so the kit's own tests can require that the kit is a
  * correct consumer. It records (it does not throw, so the kit's run is not disturbed):

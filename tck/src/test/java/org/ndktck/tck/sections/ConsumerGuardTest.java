@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The kit is a correct consumer (issue 5): the {@link ConsumerGuard} catches each consumer rule broken on
+ * The kit is a correct consumer: the {@link ConsumerGuard} catches each consumer rule broken on
  * purpose by a stub consumer, and the whole kit run against the guarded reference provider breaks none.
  */
 class ConsumerGuardTest {
@@ -190,7 +190,7 @@ class ConsumerGuardTest {
         System.out.println(r.describe());
         assertThat(ConsumerGuard.adaptersOpened() - opened).as("adapters opened behind the guard").isGreaterThan(100);
         assertThat(r.properties()).as(r.describe()).hasSizeGreaterThan(40);
-        // SEC-1's properties (ConsumerMisuseProperties) break consumer rules on purpose (issue 20): the rest must not
+        // SEC-1's properties (ConsumerMisuseProperties) break consumer rules on purpose: the rest must not
         assertThat(ConsumerGuard.violations().stream().filter(v -> !"SEC-1".equals(v.propertyRule())).toList())
                 .as(r.describe()).isEmpty();
     }

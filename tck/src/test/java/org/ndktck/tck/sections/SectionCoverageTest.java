@@ -66,7 +66,7 @@ class SectionCoverageTest {
         Set<String> tested = SectionFaultsTest.cases().stream().map(SectionFaultsTest.Case::fault).collect(Collectors.toSet());
         assertThat(faults).containsAll(tested);
         Set<String> caught = SectionFaultsTest.cases().stream().map(SectionFaultsTest.Case::rule).collect(Collectors.toCollection(TreeSet::new));
-        // the faults of the rules the page audit added (issue 17) are run by AuditFaultsTest
+        // the faults of the rules the page audit added are run by AuditFaultsTest
         for (NdkProvider p : org.ndktck.faults.AuditFaults.providers()) {
             String id = p.name().substring("fault:".length());
             caught.add(id.contains("/") ? id.substring(0, id.indexOf('/')) : id);

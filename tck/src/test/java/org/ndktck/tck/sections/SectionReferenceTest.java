@@ -11,7 +11,7 @@ import java.util.TreeSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The section properties pass against the reference provider in every configuration of issue 5: no
+ * The section properties pass against the reference provider in every configuration the kit supports: no
  * property fails, and the capability-gated rules are skipped (NOT_APPLICABLE) exactly where the adapter
  * lacks the capability.
  */

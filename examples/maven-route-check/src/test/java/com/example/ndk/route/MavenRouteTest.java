@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 /**
- * The Maven route tests the provider its {@code @Suite} names (issue 14, point 1): runs each suite of this build on
+ * The Maven route tests the provider its {@code @Suite} names: runs each suite of this build on
  * the JUnit Platform launcher, as Surefire would, and checks what the kit did.
  */
 class MavenRouteTest {
@@ -142,7 +142,7 @@ class MavenRouteTest {
     }
 
     /**
-     * ndk.tck.jobs on the Maven route (issue 18): with 2, two worker JVMs run the suite's properties and this JVM
+     * ndk.tck.jobs on the Maven route (the kit-run budgets): with 2, two worker JVMs run the suite's properties and this JVM
      * mirrors them, so every property is still a test of this build, with the verdicts, tries and seeds of jobs 1,
      * for a legal provider (passes) and a fault (fails its rule, with the worker's message).
      */

@@ -8,7 +8,7 @@ import org.ndktck.spec.NdkProvider;
 import java.util.Map;
 
 /**
- * Providers that cannot be set up, for the tests of setup errors (issue 14, point 5): each fails in one way before
+ * Providers that cannot be set up, for the tests of setup errors: each fails in one way before
  * any rule can be checked. Named by class name, or registered by the services files the tests write.
  */
 public final class BrokenProviders {
