@@ -107,16 +107,17 @@ public final class Verdicts {
 
         List<RunReport.RuleReport> out = new ArrayList<>();
         for (String id : ids) {
-            out.add(one(id, rules.get(id), selected.contains(id), excluded.get(id),
+            out.add(one(id, rules.get(id), selected, excluded.get(id),
                     byRule.getOrDefault(id, List.of()), outcomes, advisories, replay, notApplicable));
         }
         return out;
     }
 
-    private static RunReport.RuleReport one(String id, Rule rule, boolean selected, Exclusions.Entry exclusion,
+    private static RunReport.RuleReport one(String id, Rule rule, Set<String> selectedRules, Exclusions.Entry exclusion,
                                             List<PropertyInfo> props, List<PropertyOutcome> outcomes,
                                             List<RunLedger.Advisory> advisories, Function<String, String> replay,
                                             Function<Rule, Optional<String>> notApplicable) {
+        boolean selected = selectedRules.contains(id);
         List<PropertyOutcome> own = outcomes.stream().filter(o -> o.property().ruleIds().contains(id)).toList();
         List<PropertyOutcome> reportedBy = outcomes.stream()
                 .filter(o -> !o.property().ruleIds().contains(id) && Failures.violatedRules(o.failure()).contains(id))
@@ -243,28 +244,34 @@ public final class Verdicts {
         return new RunReport.RuleReport(id, rule == null ? "" : rule.title(), rule == null ? "" : rule.function(),
                 strength == null ? "UNKNOWN" : strength.name(), rule == null ? "" : rule.check().name(),
                 verdict.name(), selected, tries, checks, millis, Summaries.rate(tries, millis), message, counterexample,
-                seed, ran || !props.isEmpty() || !failed.isEmpty() ? replay.apply(replayRules(id, selected, failed)) : null,
+                seed, ran || !props.isEmpty() || !failed.isEmpty() ? replay.apply(replayRules(id, selectedRules, failed)) : null,
                 props.stream().map(PropertyInfo::propertyId).distinct().toList(), adv, NoCheckRan.checksRun(id, own));
     }
 
     /**
-     * The rules a rule's replay selects. Normally the rule itself. When its first failure (the one whose
-     * counterexample the report shows) was found by a property of another rule, the replay selects that property's
-     * first rule too, so it runs the property that found it (same seed, hence the same counterexample); and it
-     * selects the rule itself only if this run did, since the rule's own properties, had they run and failed, would
-     * have been reported first.
+     * The rules a rule's replay selects: a selection that runs the property whose failure the report shows first and
+     * no property the run did not run (so, with the same seed, the same property fails first with the same
+     * counterexample). Normally the rule itself. When that property was brought into the run by another of its rules
+     * (this rule was not selected), the replay selects that other, selected rule instead: selecting this rule would run
+     * its other properties too, and one of them could fail first. When the failure was found by a property of another
+     * rule, the replay selects that property's selected rule too, and the rule itself only if this run did, since the
+     * rule's own properties, had they run and failed, would have been reported first.
      *
      * @param id       the rule
-     * @param selected whether this run selected the rule
+     * @param selected the rules this run selected
      * @param failed   its failures, the one shown first
      * @return the {@code --rules} value of its replay
      */
-    static String replayRules(String id, boolean selected, List<PropertyOutcome> failed) {
-        if (failed.isEmpty() || failed.get(0).property().ruleIds().contains(id) || failed.get(0).property().ruleIds().isEmpty()) {
+    static String replayRules(String id, Set<String> selected, List<PropertyOutcome> failed) {
+        if (failed.isEmpty() || failed.get(0).property().ruleIds().isEmpty()) {
             return id;
         }
-        String finder = failed.get(0).property().ruleIds().iterator().next();
-        return selected ? id + "," + finder : finder;
+        List<String> finderRules = List.copyOf(failed.get(0).property().ruleIds());
+        String finder = finderRules.stream().filter(selected::contains).findFirst().orElse(finderRules.get(0));
+        if (finderRules.contains(id)) {
+            return selected.contains(id) ? id : finder;
+        }
+        return selected.contains(id) ? id + "," + finder : finder;
     }
 
     /**

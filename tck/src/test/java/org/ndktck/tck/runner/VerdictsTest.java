@@ -126,7 +126,9 @@ class VerdictsTest {
         assertThat(v.get("T-MUST").selected()).isFalse();
         assertThat(v.get("T-MUST").verdict()).isEqualTo("FAIL");
         assertThat(v.get("T-MUST").message()).contains("two registrations share a token");
-        assertThat(v.get("T-MUST").replay()).isEqualTo("./ndk-tck run --rules T-MUST");
+        // the replay selects what brought the property into the run (T-OTHER): --rules T-MUST would also run T-MUST's
+        // other properties, none of which this run ran, and one of them could fail first with another counterexample
+        assertThat(v.get("T-MUST").replay()).isEqualTo("./ndk-tck run --rules T-OTHER");
         assertThat(v.get("T-OTHER").verdict()).as("cut short by T-MUST's violation").isEqualTo("UNTESTED");
         assertThat(org.ndktck.tck.report.Summaries.exitCode(List.copyOf(v.values()), false)).isEqualTo(1);
     }
