@@ -1,11 +1,9 @@
 package org.ndktck.faults;
 
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.ndktck.reference.Pieces;
-import org.ndktck.reference.ReferenceProvider;
 import org.ndktck.reference.TokenRequest;
 import org.ndktck.spec.CloseCompletion;
 import org.ndktck.spec.CreateCompletion;
@@ -39,9 +37,6 @@ import org.ndktck.spec.RequestCompletion;
  *       token (NdkGetPrivilegedMemoryRegionToken) of the n-th PD (from 0) is n + 1, so one PD's privileged token is,
  *       as a number, a live MR token of another PD. A token is scoped by the PD of the QP it is used through (NDK_SGE
  *       page), so it reaches only what it grants on its own PD.</li>
- *   <li>{@code legal:tiny-limits}: the adapter reports the smallest limits the reference allows: FRMRPageCount 16
- *       pages, MaxRegistrationSize 2 x 4096 bytes, and refuses what goes beyond them with the statuses the pages
- *       name (NDK_ADAPTER_INFO: the limits are the adapter's own).</li>
  * </ul>
  */
 public final class LegalIndependentProviders {
@@ -70,10 +65,7 @@ public final class LegalIndependentProviders {
                 Variants.builder("legal:privileged-token-matches-other-pd", "each PD numbers its tokens on its own and the "
                                 + "privileged token of the n-th PD is n + 1, so a PD's privileged token is, as a number, a live MR "
                                 + "token of another PD (tokens are scoped by the PD of the QP they are used through)")
-                        .replace(Pieces.TOKEN_ALLOCATOR, seed -> LegalIndependentProviders::privilegedByPd).build(),
-                FaultDefaults.withDefaults(Variants.builder("legal:tiny-limits", "FRMRPageCount 16 and MaxRegistrationSize "
-                                + "8192 bytes: requests beyond them are refused with the documented statuses").build(),
-                        Map.of("frmrPageCount", "16", "maxRegistrationSize", "8192")));
+                        .replace(Pieces.TOKEN_ALLOCATOR, seed -> LegalIndependentProviders::privilegedByPd).build());
     }
 
     /**
