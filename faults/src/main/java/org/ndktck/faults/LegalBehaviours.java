@@ -48,6 +48,7 @@ public final class LegalBehaviours {
         all.addAll(LegalPageReadings.providers());
         all.addAll(LegalTokenScopes.providers());
         all.addAll(LegalAcceptedRequests.providers());
+        all.addAll(LegalIndependentProviders.providers());
         return List.copyOf(all);
     }
 
