@@ -1042,6 +1042,31 @@ NDK_TCK_EXPORT int NdkTckRelayLost(const void *object, char *message, ULONG mess
     return gone;
 }
 
+/*
+ * Ends the live host process (the kit's request before it reruns a property alone to confirm a crash: the next
+ * NdkTckOpenAdapter starts a fresh host with no state of earlier calls). Waits, at most a second, until the reader
+ * has reaped it. Returns 1 when a host was ended, 0 when none was alive.
+ */
+NDK_TCK_EXPORT int NdkTckRelayRetire(void) {
+    pthread_mutex_lock(&lock);
+    if (!alive) {
+        pthread_mutex_unlock(&lock);
+        return 0;
+    }
+    uint32_t g = gen;
+    snprintf(kill_why, sizeof kill_why, "the kit ended the host process for a fresh start; ");
+    kill(pid, SIGKILL);
+    for (int i = 0; alive && g == gen && i < 200; i++) {
+        pthread_mutex_unlock(&lock);
+        struct timespec pause = {0, 5000000L};
+        nanosleep(&pause, NULL);
+        pthread_mutex_lock(&lock);
+    }
+    if (alive && g == gen) host_ended_locked(g); /* not reaped yet: the next open starts a fresh host anyway */
+    pthread_mutex_unlock(&lock);
+    return 1;
+}
+
 /* The process id of the live host (0 when none): for the kit's tests and its report. */
 NDK_TCK_EXPORT int NdkTckRelayHostPid(void) {
     pthread_mutex_lock(&lock);
@@ -1087,6 +1112,12 @@ static NTSTATUS configure_locked(const NDK_TCK_SETTING *s, ULONG n, char *messag
 NDK_TCK_EXPORT NTSTATUS NdkTckConfigure(const NDK_TCK_SETTING *s, ULONG n, char *message, ULONG size, ULONG *ps,
                                         PVOID *config) {
     pthread_mutex_lock(&lock);
+    char why[512];
+    if (library && !alive && start_host_locked(why, sizeof why) != 0) { /* the last host ended: a fresh one */
+        if (message && size) snprintf(message, size, "the provider's host process did not start again: %s", why);
+        pthread_mutex_unlock(&lock);
+        return STATUS_INVALID_PARAMETER;
+    }
     uint64_t remote = 0;
     NTSTATUS st = configure_locked(s, n, message, size, ps, &remote);
     if (st == STATUS_SUCCESS) { /* kept for the process's life: the kit configures a library a few times at most */

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Locale;
 
 import org.ndktck.spec.InvalidSettingException;
+import org.ndktck.tck.ProviderProcessEnded;
+import org.ndktck.tck.ProviderProcesses;
 import org.ndktck.tck.RuleViolation;
 import org.ndktck.tck.harness.Bounds;
 import org.ndktck.tck.harness.CurrentProperty;
@@ -141,6 +143,9 @@ final class HostRelay {
             String text = message.getString(0);
             throw new InvalidSettingException(text.lines().findFirst().orElse("the host process for " + library + " did not start"));
         }
+        // before the runner reruns a property alone to confirm a crash, it asks for a fresh host process
+        Function retire = relay.getFunction("NdkTckRelayRetire");
+        ProviderProcesses.register(() -> retire.invokeInt(new Object[0]));
         return NativeLibraryHandle.of(key, path, relay, library, new HostRelay(relay));
     }
 
@@ -218,9 +223,10 @@ final class HostRelay {
         String account = text.getString(0);
         // a host killed for a hung call: every call it was still serving, on this property's thread or a later one's,
         // fails for that hang (GEN-TIME-1), not for the rule of whichever property made it
-        String rule = account.contains(KILLED_FOR_HANG) ? "GEN-TIME-1" : CurrentProperty.primaryRule("GEN-EXC-1");
-        throw new RuleViolation(rule, "the C provider's host process ended during " + call
-                + " (the kit goes on with a fresh process): " + cause(rule, account));
+        boolean hang = account.contains(KILLED_FOR_HANG);
+        String rule = hang ? "GEN-TIME-1" : CurrentProperty.primaryRule("GEN-EXC-1");
+        throw new ProviderProcessEnded(rule, "the C provider's host process ended during " + call
+                + " (the kit goes on with a fresh process): " + cause(rule, account), signature(account), hang);
     }
 
     /** The first rule charged with each cause of a host's end in this JVM, and how often it recurred. */

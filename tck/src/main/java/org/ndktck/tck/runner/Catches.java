@@ -1,5 +1,6 @@
 package org.ndktck.tck.runner;
 
+import org.ndktck.tck.ProviderProcessEnded;
 import org.ndktck.tck.RuleViolation;
 import org.ndktck.tck.harness.KitLifecycle;
 import org.ndktck.tck.harness.KitSetupError;
@@ -33,6 +34,12 @@ public final class Catches {
         GENERATOR("generator error"),
         /** the kit could not set up what the property needs ({@link KitSetupError}) */
         SETUP("set-up error"),
+        /**
+         * the provider's own process ended ({@link ProviderProcessEnded}: a crash, a sanitizer's report, a hung call
+         * killed) and the rule named is charged with it; its summary is the cause, the same in every property the
+         * same bug ends the process in, so the reports group them as one
+         */
+        PROCESS_END(ProviderProcessEnded.WORDS),
         /** an assertion error that names no rule */
         ASSERTION("assertion naming no rule"),
         /** any other exception: a crash of the provider or of the kit */
@@ -54,7 +61,7 @@ public final class Catches {
      * A property's first failure.
      *
      * @param kind    what it was
-     * @param rule    for a {@link Kind#VIOLATION}, the rule it names; else null
+     * @param rule    for a {@link Kind#VIOLATION} or a {@link Kind#PROCESS_END}, the rule it names; else null
      * @param summary its first line (exception type and message), never null
      */
     public record FirstFailure(Kind kind, String rule, String summary) {
@@ -65,10 +72,12 @@ public final class Catches {
 
         /**
          * @param ruleId a rule
-         * @return whether this is a violation of that rule, the only first failure that catches its fault
+         * @return whether this is a violation of that rule, or the end of the provider's process charged to it (a
+         *     sanitizer's report or a crash in that rule's property, confirmed by a rerun alone): the only first
+         *     failures that catch its fault
          */
         public boolean catches(String ruleId) {
-            return kind == Kind.VIOLATION && ruleId.equals(rule);
+            return (kind == Kind.VIOLATION || kind == Kind.PROCESS_END) && ruleId.equals(rule);
         }
     }
 
@@ -87,6 +96,10 @@ public final class Catches {
         Throwable first = KitLifecycle.firstFailure(failure);
         if (first == null) {
             return new FirstFailure(Kind.CRASH, null, "failed without an exception");
+        }
+        ProviderProcessEnded ended = ProviderProcessEnded.in(first);
+        if (ended != null) {
+            return new FirstFailure(Kind.PROCESS_END, ended.ruleId(), ended.cause());
         }
         String summary = firstLine(first);
         if (first instanceof RuleViolation v && v.ruleId() != null) {

@@ -216,7 +216,10 @@ public final class KitExecution {
                     break;
                 }
             }
-            return new Result(new ArrayList<>(outcomes.values()), RunLedger.advisories(), notes, deadlineHit,
+            // the findings of the run itself: a confirmation rerun below records nothing twice
+            List<RunLedger.Advisory> advisories = RunLedger.advisories();
+            confirmProcessEnds(r, outcomes, notes, deadlineHit || budgetHit, start, hardEnd);
+            return new Result(new ArrayList<>(outcomes.values()), advisories, notes, deadlineHit,
                     (System.nanoTime() - start) / 1_000_000);
         } finally {
             // leave the kit's static configuration as a plain JVM has it, so later runs in this JVM start clean
@@ -224,6 +227,84 @@ public final class KitExecution {
             TimeBudget.endRun();
             ProviderUnderTest.reset();
         }
+    }
+
+    /**
+     * Reruns alone, in a fresh provider process, each property whose first failure was the end of the provider's
+     * process, and replaces its outcome with what {@link CrashConfirmation#judge} makes of the rerun: at most
+     * {@link CrashConfirmation#MAX_RERUNS}, each within the property's time bound and the run's deadline, none once
+     * the run's deadline or time budget ended it.
+     */
+    private static void confirmProcessEnds(Request r, Map<String, PropertyOutcome> outcomes, List<String> notes,
+                                           boolean stopped, long start, long hardEnd) {
+        int reruns = 0;
+        for (Map.Entry<String, PropertyOutcome> e : new ArrayList<>(outcomes.entrySet())) {
+            PropertyOutcome o = e.getValue();
+            if (CrashConfirmation.toConfirm(o) == null) {
+                continue;
+            }
+            long left = Math.min(hardEnd - System.currentTimeMillis(), r.deadlineMillis() > 0
+                    ? r.deadlineMillis() - (System.nanoTime() - start) / 1_000_000 : Long.MAX_VALUE);
+            String why = stopped ? "the run's time bound or budget had ended it"
+                    : reruns >= CrashConfirmation.MAX_RERUNS ? "at most " + CrashConfirmation.MAX_RERUNS + " properties are rerun per run"
+                    : left <= 0 ? "no time was left in the run's bound" : null;
+            PropertyOutcome rerun = null;
+            if (why == null) {
+                reruns++;
+                org.ndktck.tck.ProviderProcesses.freshStart();
+                rerun = rerunAlone(r, o.property(), Math.min(left, r.propertyTimeoutMillis()));
+                if (rerun == null) {
+                    why = "the rerun did not finish within its bound";
+                }
+            }
+            PropertyOutcome judged = CrashConfirmation.judge(o, rerun, why);
+            outcomes.put(e.getKey(), judged);
+            notes.add(o.property().propertyId() + " ended the provider's process; rerun alone in a fresh process to confirm: "
+                    + (judged == o || judged.failure() == o.failure() ? "confirmed" : "not confirmed, charged to "
+                    + CrashConfirmation.UNCONFIRMED_RULE));
+        }
+        if (reruns > 0) {
+            org.ndktck.tck.ProviderProcesses.freshStart();
+        }
+    }
+
+    /** @return the outcome of one property run alone on a launcher of its own, or null when it did not finish in time */
+    private static PropertyOutcome rerunAlone(Request r, PropertyInfo p, long boundMillis) {
+        Request quiet = new Request(r.kitPackage(), r.loader(), r.parameters(), r.ruleTags(), List.of(p),
+                r.propertyTimeoutMillis(), 0, null, new Progress() { });
+        Listener listener = new Listener(quiet, System.nanoTime());
+        LauncherDiscoveryRequest req = LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectPackage(r.kitPackage()))
+                .filters(TagFilter.includeTags(new ArrayList<>(r.ruleTags())))
+                .filters((PostDiscoveryFilter) d -> FilterResult.includedIf(!d.isTest()
+                        || p.uniqueId().equals(d.getUniqueId().toString()), () -> "the property rerun", () -> "not rerun"))
+                .configurationParameters(r.parameters()).build();
+        Thread thread = new Thread(() -> {
+            try {
+                LauncherFactory.create().execute(req, listener);
+            } catch (Throwable e) {
+                listener.engineError = e.toString();
+            }
+        }, "ndk-tck-confirm");
+        thread.setDaemon(true);
+        thread.setContextClassLoader(r.loader());
+        thread.start();
+        long end = System.nanoTime() + boundMillis * 1_000_000;
+        try {
+            while (thread.isAlive() && System.nanoTime() < end) {
+                thread.join(200);
+                r.progress().tick();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            listener.abandon();
+            org.ndktck.tck.harness.AbandonedLaunchers.abandon(thread);
+            thread.interrupt();
+            return null;
+        }
+        return listener.snapshot().get(p.uniqueId());
     }
 
     private static PropertyOutcome timedOut(Listener.Running cur, long runStart, long now, String message) {
