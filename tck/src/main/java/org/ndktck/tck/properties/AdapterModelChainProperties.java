@@ -104,6 +104,17 @@ public class AdapterModelChainProperties {
     @Tag("RW-5")
     @Tag("PRIV-1")
     void everyCallInEveryStateFollowsTheModel(@ForAll("chains") ActionChain<World> chain) {
+        boolean cut = runChain(chain, PAIRS);
+        requireEveryPair(chain.transformations().size(), cut, PAIRS, allowedPairs(), PAIR_STEPS);
+        STEP_MIX.count(chain.transformations(), cut);
+    }
+
+    /**
+     * Runs one chain in a session of its own and collects the (state, call) pairs it reached under {@code label}.
+     *
+     * @return whether an allowed refusal cut the chain short
+     */
+    private static boolean runChain(ActionChain<World> chain, String label) {
         World[] chainEnd = new World[1];
         try (NdkSession s = NdkSession.open()) {
             SESSION.set(s);
@@ -111,9 +122,9 @@ public class AdapterModelChainProperties {
             try {
                 chain.peek(w -> end[0] = w).run();
                 if (end[0] != null) {
-                    end[0].coverage.pairs().keySet().forEach(pair -> Statistics.label(PAIRS).collect(pair));
+                    end[0].coverage.pairs().keySet().forEach(pair -> Statistics.label(label).collect(pair));
                     if (end[0].tainted) {
-                        Statistics.label(PAIRS).collect(REFUSED);
+                        Statistics.label(label).collect(REFUSED);
                     }
                 }
             } catch (AssertionError e) {
@@ -122,16 +133,72 @@ public class AdapterModelChainProperties {
                 SESSION.remove();
                 if (end[0] != null) {
                     end[0].t.close();
+                    ModelChainPdSteps.finishClosingPds(end[0]);
                     if (end[0].tainted) {
                         forgetBytes(end[0]); // what a refused step left in flight has landed by now
                     }
                 }
             }
         }
-        boolean cut = chainEnd[0] != null && chainEnd[0].tainted;
-        requireEveryPair(chain.transformations().size(), cut);
-        STEP_MIX.count(chain.transformations(), cut);
+        return chainEnd[0] != null && chainEnd[0].tainted;
     }
+
+    @Provide
+    Arbitrary<ActionChain<World>> pdChains() {
+        return ActionChain.startWith(() -> new World(SESSION.get()))
+                .withAction(2, new ModelChainPdSteps.CreatePd())
+                .withAction(3, new ModelChainPdSteps.RegisterOnPd())
+                .withAction(3, new ModelChainPdSteps.ConnectOnPd())
+                .withAction(5, new ModelChainPdSteps.AccessOnPd())
+                .withAction(2, new ModelChainPdSteps.DeregisterOnPd())
+                .withAction(2, new ModelChainPdSteps.CloseMrOnPd())
+                .withAction(2, new ModelChainPdSteps.CloseQpOnPd())
+                .withAction(2, new ModelChainPdSteps.CloseCqOfPd())
+                .withAction(2, new ModelChainPdSteps.ClosePd())
+                .withAction(1, new ModelChainQpSteps.Connect())
+                .withAction(1, new ModelChainPosts.Post(QpCall.WRITE))
+                .withAction(1, new ModelChainQpSteps.Flush())
+                .withAction(1, new ModelChainLamSteps.BuildLam())
+                .withAction(1, new ModelChainLamSteps.ReleaseLam())
+                .withAction(1, new ModelChainLamSteps.PollCq())
+                .withMaxTransformations(TckConfig.current().profile().size(24));
+    }
+
+    /**
+     * PDs of the chain's own, their MRs, their QPs and those QPs' CQs are created and closed in every order the pages
+     * allow, between steps of the rest of the model (connections, writes, flushes, LAMs, CQ polls): a PD closed while
+     * an MR or a QP of it is open returns STATUS_PENDING and calls back only after the last of them has closed, and
+     * until then its MRs grant exactly what they granted through its QPs (CL-6); the peer's accesses through the token
+     * of a live registration work (MR-REG-4), through the token of a deregistered or closed MR they fail and change no
+     * byte (MR-DEREG-3, SEC-1). Every (PD phase, call) pair the model allows is demanded at the standard profile.
+     */
+    @Property(tries = PD_TRIES)
+    @org.ndktck.tck.harness.LeastTries(80)
+    @Tag("CL-6")
+    @Tag("MR-DEREG-3")
+    @Tag("MR-REG-4")
+    @Tag("SEC-1")
+    void parentsAndChildrenCloseInEveryOrder(@ForAll("pdChains") ActionChain<World> chain) {
+        boolean cut = runChain(chain, PD_PAIRS);
+        requireEveryPair(chain.transformations().size(), cut, PD_PAIRS, ModelChainPdSteps.allowedPairs(), PD_TRIES * 24);
+        PD_STEP_MIX.count(chain.transformations(), cut);
+    }
+
+    /** Tries of {@link #parentsAndChildrenCloseInEveryOrder} at the standard profile. */
+    static final int PD_TRIES = 40;
+
+    /** Statistics label of the (PD phase, call) pairs the PD chains reached: a claim. */
+    static final String PD_PAIRS = "model (PD state, call)";
+
+    /** The step mix claim of {@link #pdChains()}: every action ran, with its weight there. */
+    static final StepClaims PD_STEP_MIX = new StepClaims(java.util.Map.ofEntries(
+            java.util.Map.entry("create a chain PD", 2), java.util.Map.entry("register an MR on a chain PD", 3),
+            java.util.Map.entry("connect a QP of a chain PD", 3), java.util.Map.entry("peer access through a token of a chain PD", 5),
+            java.util.Map.entry("deregister an MR of a chain PD", 2), java.util.Map.entry("close an MR of a chain PD", 2),
+            java.util.Map.entry("close the QP of a chain PD", 2), java.util.Map.entry("close the CQ of a closed QP of a chain PD", 2),
+            java.util.Map.entry("close a chain PD", 2), java.util.Map.entry("connect a new pair of QPs", 1),
+            java.util.Map.entry(QpCall.WRITE + " of ", 1), java.util.Map.entry("flush a QP", 1), java.util.Map.entry("build a LAM", 1),
+            java.util.Map.entry("release a LAM", 1), java.util.Map.entry("poll the target's CQ", 1)));
 
     /** The statistics value of a try whose chain was cut short by an allowed refusal. */
     static final String REFUSED = "a step refused for lack of resources";
@@ -148,8 +215,11 @@ public class AdapterModelChainProperties {
      *
      * @param steps        the steps this chain ran
      * @param cutByRefusal whether an allowed refusal ended it
+     * @param label        the statistics label of the pairs
+     * @param allowed      the pairs demanded
+     * @param least        the steps after which they are demanded
      */
-    private static void requireEveryPair(int steps, boolean cutByRefusal) {
+    private static void requireEveryPair(int steps, boolean cutByRefusal, String label, Set<String> allowed, int least) {
         CurrentProperty.Info info = CurrentProperty.get();
         if (info == null) {
             return;
@@ -171,7 +241,7 @@ public class AdapterModelChainProperties {
         // the smoke profile's chains are half as long (12 steps): the deepest pairs (a close after the peer closed) come
         // too seldom in its steps to be demanded; the standard profile's chains reach every pair and are held to it
         boolean smoke = org.ndktck.tck.harness.TckConfig.current().profile() == org.ndktck.tck.harness.TckConfig.Profile.SMOKE;
-        CoverageClaims.demand(PAIRS, allowedPairs(), () -> tally[0], PAIR_STEPS, "steps", () -> null, () -> waived[0] == info || smoke);
+        CoverageClaims.demand(label, allowed, () -> tally[0], least, "steps", () -> null, () -> waived[0] == info || smoke);
     }
 
     /** Statistics label of the (phase, call) pairs the chains reached: a claim ({@link #requireEveryPair}). */

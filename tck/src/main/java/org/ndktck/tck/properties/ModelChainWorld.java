@@ -14,6 +14,7 @@ import org.ndktck.tck.harness.WorkRequest;
 import org.ndktck.tck.model.Coverage;
 import org.ndktck.tck.model.LamModel;
 import org.ndktck.tck.model.MrModel;
+import org.ndktck.tck.model.PdModel;
 import org.ndktck.tck.model.QpModel;
 
 import java.util.ArrayList;
@@ -76,6 +77,12 @@ final class ModelChainWorld {
         final QpModel<Link, Recv> qps = new QpModel<>(coverage);
         final LamModel<BuiltLam> lams = new LamModel<>(coverage);
         final MrModel fixtures = new MrModel();
+        /** The chain's own PDs, their MRs and QPs ({@link ModelChainPdSteps}). */
+        final PdModel<ModelChainPdSteps.ChildPd> pds = new PdModel<>(coverage);
+        /** CQs of closed QPs of the chain's PDs, still open. */
+        final List<ModelChainPdSteps.SpareCq> spareCqs = new ArrayList<>();
+        /** Peer side, made at the first access to a chain PD's MR: the source of the peer's writes, the sink of its reads. */
+        Registered peerScratch;
         /** Target side: local source of writes and sends, sink of reads (local write, read sink). */
         final Registered local;
         /** Target side: where receives land (one slot of SLOT bytes a receive). */
@@ -149,6 +156,17 @@ final class ModelChainWorld {
         all.addAll(x.lams.released());
         for (BuiltLam l : all) {
             l.buffer().acceptActual(0, (int) l.buffer().size());
+        }
+        for (var pd : x.pds.all()) {
+            for (var m : pd.mrs().lives()) {
+                m.grant().region().buffer().acceptActual(0, (int) m.grant().region().buffer().size());
+            }
+            for (var r : pd.mrs().revoked()) {
+                r.grant().region().buffer().acceptActual(0, (int) r.grant().region().buffer().size());
+            }
+        }
+        if (x.peerScratch != null) {
+            x.peerScratch.buffer().acceptActual(0, (int) x.peerScratch.buffer().size());
         }
     }
 
