@@ -68,8 +68,11 @@ public class AdapterModelChainProperties {
                 .withMaxTransformations(TckConfig.current().profile().size(24));
     }
 
-    /** @return every (phase, call) pair of QPs and LAMs the model allows the chain to make */
-    static Set<String> allowedPairs() {
+    /**
+     * @return every (phase, call) pair of QPs, LAMs and CQs the model allows {@link #everyCallInEveryStateFollowsTheModel}
+     *     to make, named as report.json's {@code modelPairs} keys them ({@code "STATE CALL"})
+     */
+    public static Set<String> allowedPairs() {
         Set<String> all = new TreeSet<>();
         for (QpCall c : QpCall.values()) {
             for (QpPhase p : c.phases()) {
@@ -123,6 +126,7 @@ public class AdapterModelChainProperties {
                 chain.peek(w -> end[0] = w).run();
                 if (end[0] != null) {
                     end[0].coverage.pairs().keySet().forEach(pair -> Statistics.label(label).collect(pair));
+                    org.ndktck.tck.harness.ChecksReached.modelPairs(end[0].coverage.pairs());
                     if (end[0].tainted) {
                         Statistics.label(label).collect(REFUSED);
                     }
@@ -182,6 +186,14 @@ public class AdapterModelChainProperties {
         boolean cut = runChain(chain, PD_PAIRS);
         requireEveryPair(chain.transformations().size(), cut, PD_PAIRS, ModelChainPdSteps.allowedPairs(), PD_TRIES * 24);
         PD_STEP_MIX.count(chain.transformations(), cut);
+    }
+
+    /**
+     * @return every (PD phase, call) pair the model allows {@link #parentsAndChildrenCloseInEveryOrder} to make, named
+     *     as report.json's {@code modelPairs} keys them ({@code "STATE CALL"})
+     */
+    public static Set<String> allowedPdPairs() {
+        return ModelChainPdSteps.allowedPairs();
     }
 
     /** Tries of {@link #parentsAndChildrenCloseInEveryOrder} at the standard profile. */
