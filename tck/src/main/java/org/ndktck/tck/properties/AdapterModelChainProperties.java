@@ -157,8 +157,8 @@ public class AdapterModelChainProperties {
                 .withAction(2, new ModelChainPdSteps.DeregisterOnPd())
                 .withAction(2, new ModelChainPdSteps.CloseMrOnPd())
                 .withAction(2, new ModelChainPdSteps.CloseQpOnPd())
-                .withAction(2, new ModelChainPdSteps.CloseCqOfPd())
-                .withAction(2, new ModelChainPdSteps.ClosePd())
+                .withAction(3, new ModelChainPdSteps.CloseCqOfPd())
+                .withAction(3, new ModelChainPdSteps.ClosePd())
                 .withAction(1, new ModelChainQpSteps.Connect())
                 .withAction(1, new ModelChainPosts.Post(QpCall.WRITE))
                 .withAction(1, new ModelChainQpSteps.Flush())
@@ -197,7 +197,7 @@ public class AdapterModelChainProperties {
     }
 
     /** Tries of {@link #parentsAndChildrenCloseInEveryOrder} at the standard profile. */
-    static final int PD_TRIES = 40;
+    static final int PD_TRIES = 80;
 
     /** Statistics label of the (PD phase, call) pairs the PD chains reached: a claim. */
     static final String PD_PAIRS = "model (PD state, call)";
@@ -207,8 +207,8 @@ public class AdapterModelChainProperties {
             java.util.Map.entry("create a chain PD", 2), java.util.Map.entry("register an MR on a chain PD", 3),
             java.util.Map.entry("connect a QP of a chain PD", 3), java.util.Map.entry("peer access through a token of a chain PD", 5),
             java.util.Map.entry("deregister an MR of a chain PD", 2), java.util.Map.entry("close an MR of a chain PD", 2),
-            java.util.Map.entry("close the QP of a chain PD", 2), java.util.Map.entry("close the CQ of a closed QP of a chain PD", 2),
-            java.util.Map.entry("close a chain PD", 2), java.util.Map.entry("connect a new pair of QPs", 1),
+            java.util.Map.entry("close the QP of a chain PD", 2), java.util.Map.entry("close the CQ of a closed QP of a chain PD", 3),
+            java.util.Map.entry("close a chain PD", 3), java.util.Map.entry("connect a new pair of QPs", 1),
             java.util.Map.entry(QpCall.WRITE + " of ", 1), java.util.Map.entry("flush a QP", 1), java.util.Map.entry("build a LAM", 1),
             java.util.Map.entry("release a LAM", 1), java.util.Map.entry("poll the target's CQ", 1)));
 
