@@ -15,9 +15,13 @@ import java.util.Map;
  * @param byRule     rule ID to the number of tries whose check of that rule reached an outcome (0 or more)
  * @param notReached rule ID to why some of its tries did not reach its check (the first reason given); empty when
  *                   every try reached it
+ * @param modelPairs for a property driven by the kit's model of the adapter (a model chain), each (state, call) pair
+ *                   of the model its counted tries exercised, named {@code "STATE CALL"} (for example
+ *                   {@code "PEER_CLOSED WRITE"}), with how many calls were made in that state; empty for other
+ *                   properties
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record ChecksRun(Map<String, Integer> byRule, Map<String, String> notReached) {
+public record ChecksRun(Map<String, Integer> byRule, Map<String, String> notReached, Map<String, Integer> modelPairs) {
     /** No check counted (a property skipped, not run, or whose count is unknown). */
     public static final ChecksRun NONE = new ChecksRun(Map.of(), Map.of());
 
@@ -25,6 +29,17 @@ public record ChecksRun(Map<String, Integer> byRule, Map<String, String> notReac
     public ChecksRun {
         byRule = byRule == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(byRule));
         notReached = notReached == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(notReached));
+        modelPairs = modelPairs == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(modelPairs));
+    }
+
+    /**
+     * Checks counted with no model pairs.
+     *
+     * @param byRule     rule ID to the tries whose check of that rule reached an outcome
+     * @param notReached rule ID to why some of its tries did not reach its check
+     */
+    public ChecksRun(Map<String, Integer> byRule, Map<String, String> notReached) {
+        this(byRule, notReached, Map.of());
     }
 
     /**

@@ -30,6 +30,7 @@ public final class ChecksReached {
     private static final Map<String, String> WHY = new LinkedHashMap<>();
     private static final Set<String> REACHED = new HashSet<>();
     private static final Map<String, String> NOT_REACHED = new LinkedHashMap<>();
+    private static final Map<String, Integer> MODEL_PAIRS = new java.util.TreeMap<>();
     private static boolean counting;
 
     private ChecksReached() {
@@ -60,6 +61,18 @@ public final class ChecksReached {
         }
     }
 
+    /**
+     * Adds the (state, call) pairs of the kit's model that this try exercised (a model chain's, at its end), for
+     * report.json's {@code modelPairs}; a shrinking step's are not counted.
+     *
+     * @param pairs pair name ({@code "STATE CALL"}) to the calls made in that state
+     */
+    public static synchronized void modelPairs(Map<String, Integer> pairs) {
+        if (counting) {
+            pairs.forEach((k, v) -> MODEL_PAIRS.merge(k, v, Integer::sum));
+        }
+    }
+
     /** @param ruleIds the rules of the property that starts now */
     static synchronized void startProperty(List<String> ruleIds) {
         rules = List.copyOf(ruleIds);
@@ -68,6 +81,7 @@ public final class ChecksReached {
         ruleIds.forEach(r -> COUNTS.put(r, 0));
         REACHED.clear();
         NOT_REACHED.clear();
+        MODEL_PAIRS.clear();
         counting = false;
     }
 
@@ -102,6 +116,6 @@ public final class ChecksReached {
     /** @return the counts of the property that ran last */
     static synchronized ChecksRun result() {
         counting = false;
-        return new ChecksRun(COUNTS, WHY);
+        return new ChecksRun(COUNTS, WHY, MODEL_PAIRS);
     }
 }

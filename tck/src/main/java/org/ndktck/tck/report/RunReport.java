@@ -316,12 +316,18 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
      *                         when the property did not run
      * @param checksNotReached per rule, why some tries did not reach its check (the adapter limit the kit could not
      *                         reach and the setting that reaches it); empty when every try reached it
+     * @param modelPairs       for a property driven by the kit's model of the adapter (a model chain): each (state,
+     *                         call) pair of the model its tries exercised ({@code "STATE CALL"}, for example
+     *                         {@code "PEER_CLOSED WRITE"}) with the number of calls made in that state, in name order;
+     *                         the property's rules are those the pairs' outcomes were judged by; empty for other
+     *                         properties
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record PropertyReport(String property, List<String> rules, String status, int tries, int checks, String seed,
                                  long durationMillis, String message, String counterexample, List<String> violatedRules,
                                  long finishedAtMillis, String firstFailure, String firstViolation,
-                                 Map<String, Integer> checksRun, Map<String, String> checksNotReached) {
+                                 Map<String, Integer> checksRun, Map<String, String> checksNotReached,
+                                 Map<String, Integer> modelPairs) {
         /** Normalizes null lists and maps. */
         public PropertyReport {
             rules = rules == null ? List.of() : List.copyOf(rules);
@@ -329,6 +335,34 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
             checksRun = checksRun == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(checksRun));
             checksNotReached = checksNotReached == null ? Map.of()
                     : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(checksNotReached));
+            modelPairs = modelPairs == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(modelPairs));
+        }
+
+        /**
+         * A property report with no model pairs.
+         *
+         * @param property         {@code Class#method}
+         * @param rules            the rules it checks
+         * @param status           its status
+         * @param tries            tries executed
+         * @param checks           tries not rejected
+         * @param seed             its seed
+         * @param durationMillis   its wall time
+         * @param message          failure or skip reason, or null
+         * @param counterexample   the falsifying sample, or null
+         * @param violatedRules    other rules its failure reported broken
+         * @param finishedAtMillis when it ended, since the run started
+         * @param firstFailure     what its first failure was, or null
+         * @param firstViolation   the rule of its first failure's RuleViolation, or null
+         * @param checksRun        per rule, the tries whose check reached an outcome
+         * @param checksNotReached per rule, why some tries did not reach its check
+         */
+        public PropertyReport(String property, List<String> rules, String status, int tries, int checks, String seed,
+                              long durationMillis, String message, String counterexample, List<String> violatedRules,
+                              long finishedAtMillis, String firstFailure, String firstViolation,
+                              Map<String, Integer> checksRun, Map<String, String> checksNotReached) {
+            this(property, rules, status, tries, checks, seed, durationMillis, message, counterexample, violatedRules,
+                    finishedAtMillis, firstFailure, firstViolation, checksRun, checksNotReached, Map.of());
         }
 
         /**
@@ -352,7 +386,7 @@ public record RunReport(String format, Kit kit, Provider provider, long seed, bo
                               long durationMillis, String message, String counterexample, List<String> violatedRules,
                               long finishedAtMillis, String firstFailure, String firstViolation) {
             this(property, rules, status, tries, checks, seed, durationMillis, message, counterexample, violatedRules,
-                    finishedAtMillis, firstFailure, firstViolation, Map.of(), Map.of());
+                    finishedAtMillis, firstFailure, firstViolation, Map.of(), Map.of(), Map.of());
         }
 
         /** @return its tries that were judged: {@code checks} */

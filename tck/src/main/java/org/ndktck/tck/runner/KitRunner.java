@@ -645,7 +645,8 @@ public final class KitRunner {
                     new ArrayList<>(Failures.violatedRules(o.failure())), o.finishedAtMillis(),
                     firstFailure(o), Optional.ofNullable(Catches.of(o)).map(Catches.FirstFailure::rule).orElse(null),
                     o.checksRun() == null ? null : o.checksRun().byRule(),
-                    o.checksRun() == null ? null : o.checksRun().notReached())).toList();
+                    o.checksRun() == null ? null : o.checksRun().notReached(),
+                o.checksRun() == null ? null : o.checksRun().modelPairs())).toList();
             ProviderLoader.AdapterInfoResult ai = adapterInfo();
             RunReport.Provider prov = new RunReport.Provider(options.provider(), provider.getClass().getName(),
                     provider.description(), options.providerJars().stream().map(Path::toString).toList(),

@@ -253,7 +253,8 @@ public final class PlatformReports implements TestExecutionListener {
                 Optional.ofNullable(Catches.of(o)).map(Catches.FirstFailure::describe).orElse(null),
                 Optional.ofNullable(Catches.of(o)).map(Catches.FirstFailure::rule).orElse(null),
                 o.checksRun() == null ? null : o.checksRun().byRule(),
-                o.checksRun() == null ? null : o.checksRun().notReached())).toList();
+                o.checksRun() == null ? null : o.checksRun().notReached(),
+                o.checksRun() == null ? null : o.checksRun().modelPairs())).toList();
         Map<String, String> settings = new java.util.TreeMap<>(c.settings());
         String className = null;
         String description = null;

@@ -111,7 +111,8 @@ class SectionFaultsTest {
         // the adapter-model chain reaches a QP after a flush, LAMs released out of order and a fenced read behind DEFER
         // only in some chains: twice the standard profile's tries
         for (String f : List.of("fault:FL-1/receive-after-flush-never-cancelled", "fault:RW-5/silent-cancel-unreported",
-                "fault:PRIV-1/older-lam-release-unmaps-newest", "fault:RW-6/deferred-read-passes-fence")) {
+                "fault:PRIV-1/older-lam-release-unmaps-newest", "fault:RW-6/deferred-read-passes-fence",
+                "fault:CL-6/pd-close-frees-child-mr-pages")) {
             c.add(new Case(f, AdapterModelChainProperties.class).tries(2000));
         }
         // fault:MR-TOK-6/shared-token is proven by TokenProperties above; through the chain, a shared token may
