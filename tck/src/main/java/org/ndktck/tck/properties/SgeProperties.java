@@ -268,6 +268,18 @@ public class SgeProperties {
                     // the NdkWrite page lists SILENT_SUCCESS, READ_FENCE and DEFER only: a provider may refuse INLINE on
                     // a write (inline or through an error entry); the failed write may have reached only its own target bytes
                     sink.buffer().acceptActual(j, n);
+                    if (tokenKind != InlineToken.OWN) {
+                        // the same write with the source's own token, on a fresh pair: if the provider takes that one, it
+                        // takes INLINE on writes, and the bogus token is what made it fail
+                        NdkSge[] own = Arrays.stream(sges).map(g -> new NdkSge(g.address(), g.length(), src.localToken())).toArray(NdkSge[]::new);
+                        WrOutcome control = t.complete(t.write(t.connectedPair(inline)[0], own, sink.va() + j, sink.remoteToken(), NdkOpFlags.INLINE));
+                        if (control.succeeded()) {
+                            throw Violations.of("SGE-3", sent.call() + " (InlineDataSize " + inline + ")", "STATUS_SUCCESS: an INLINE "
+                                    + "request ignores its SGE token (the same write with the source's own token succeeded: "
+                                    + control.call() + ")", sent.describe());
+                        }
+                        sink.buffer().acceptActual(j, n);
+                    }
                     s.checkMemory("SGE-3", sent.call() + " (INLINE refused)");
                     ChecksReached.notReached("SGE-3", INLINE_WRITE_REFUSED);
                     return;
