@@ -2218,7 +2218,9 @@ static NTSTATUS post_data(qp *q, enum wr_type type, PVOID ctx, const NDK_SGE *sg
     int is_inline = (flags & NDK_OP_FLAG_INLINE) && type != WR_READ && !is_receive;
     NTSTATUS s = STATUS_SUCCESS;
     if (q->peer == NULL && !is_receive) s = STATUS_CONNECTION_INVALID;                           /* RW-2 */
-    else if (nsge > (is_receive ? q->max_receive_sge : q->max_initiator_sge)) s = STATUS_INVALID_PARAMETER; /* SGE-COUNT */
+    /* SGE-COUNT; an INLINE send is free of MaxInitiatorRequestSge (SGE-5) */
+    else if (nsge > (is_receive ? q->max_receive_sge : q->max_initiator_sge) && !(is_inline && type != WR_WRITE))
+        s = STATUS_INVALID_PARAMETER;
     else if (is_inline && total > q->inline_data_size) s = STATUS_INVALID_PARAMETER;            /* SGE-4 */
     else if ((flags & NDK_OP_FLAG_DEFER) && a->cfg.version_minor < 2) s = STATUS_INVALID_PARAMETER; /* DEF-5 */
     else if (total > MAX_TRANSFER_LENGTH) s = STATUS_INVALID_PARAMETER;                         /* AI-3/max-transfer */

@@ -45,7 +45,10 @@ import org.ndktck.spec.RequestCompletion;
  *       current registration, as after an invalidation; SEC-1, MR-TOK-4);</li>
  *   <li>{@code legal:LIM-2/slot-freed-late}: an adapter holds at most {@value #SLOTS} MRs, and a closed MR's slot
  *       comes back only {@value #SLOT_LAG_MILLIS} ms after its close returned (the pages are silent on when; LIM-2 is a
- *       kit interpretation, reported ADVISORY).</li>
+ *       kit interpretation, reported ADVISORY);</li>
+ *   <li>{@code legal:inline-write-refused}: NdkWrite with NDK_OP_FLAG_INLINE fails inline, alternately with
+ *       STATUS_NOT_SUPPORTED and STATUS_INVALID_PARAMETER, and moves nothing: the NdkWrite page lists SILENT_SUCCESS,
+ *       READ_FENCE and DEFER as its flags, not INLINE (NdkSend and NdkSendAndInvalidate list it; SGE-3).</li>
  * </ul>
  */
 public final class LegalPageReadings {
@@ -78,7 +81,22 @@ public final class LegalPageReadings {
                 MisuseFaults.refastRegisterKeepsToken("legal:refast-register-keeps-token", "NdkFastRegister of an MR still "
                         + "fast-registered is accepted and the new registration reports the same remote token"),
                 Variants.wrapped("legal:LIM-2/slot-freed-late", "an adapter holds " + SLOTS + " MRs; a closed MR's slot comes back "
-                        + SLOT_LAG_MILLIS + " ms after its close", SlotFreedLate::new));
+                        + SLOT_LAG_MILLIS + " ms after its close", SlotFreedLate::new),
+                Variants.wrapped("legal:inline-write-refused", "NdkWrite with NDK_OP_FLAG_INLINE fails inline (STATUS_NOT_SUPPORTED "
+                        + "or STATUS_INVALID_PARAMETER), a flag the NdkWrite page does not list", InlineWriteRefused::new));
+    }
+
+    /** Refuses every NdkWrite with NDK_OP_FLAG_INLINE inline, alternating two statuses; other requests pass on. */
+    static final class InlineWriteRefused implements Hooks {
+        private final AtomicLong refused = new AtomicLong();
+
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest request, Function<WorkRequest, NtStatus> inner) {
+            if (request.call() == NdkCall.WRITE && (request.flags() & org.ndktck.spec.NdkOpFlags.INLINE) != 0) {
+                return refused.incrementAndGet() % 2 == 0 ? NtStatus.STATUS_INVALID_PARAMETER : NtStatus.STATUS_NOT_SUPPORTED;
+            }
+            return inner.apply(request);
+        }
     }
 
     /** The try-later statuses {@code legal:busy-refusals} hands out in turn. */

@@ -26,6 +26,10 @@ import org.ndktck.spec.RequestCompletion;
  *   <li>{@code fault:SEC-1/chained-lam-never-released}: NdkReleaseLam of a LAM built over an MDL chain of two or more
  *       MDLs frees nothing (the release walks a page count taken from the first MDL and finds none to unmap past it),
  *       so the LAM's adapter logical addresses still reach the released pages with the privileged token.</li>
+ *   <li>{@code fault:COV-4/three-sge-receive-scatters-out-of-order}: an NdkReceive of exactly three SGEs whose last two
+ *       differ in Length scatters the message into SGE 0, then SGE 2, then SGE 1 (the receive WQE builder sorts the
+ *       tail SGEs by Length); the receive completes with success and the bytes sit at the wrong addresses. The kit
+ *       once gave every SGE of a request one Length, and judged one SGE count a try.</li>
  * </ul>
  */
 public final class OwnRedTeamFaults implements NdkProviderSource {
@@ -39,6 +43,9 @@ public final class OwnRedTeamFaults implements NdkProviderSource {
         out.add(Variants.wrapped("fault:SEC-1/chained-lam-never-released",
                 "NdkReleaseLam of a LAM built over a chain of two or more MDLs frees nothing: its logical addresses keep "
                         + "reaching the released pages", ChainedLamNeverReleased::new));
+        out.add(Variants.wrapped("fault:COV-4/three-sge-receive-scatters-out-of-order",
+                "an NdkReceive of three SGEs whose last two differ in Length fills SGE 0, then SGE 2, then SGE 1, and completes "
+                        + "with success", ThreeSgeReceiveOutOfOrder::new));
         return out;
     }
 
@@ -49,6 +56,18 @@ public final class OwnRedTeamFaults implements NdkProviderSource {
             NdkSge[] sgl = w.sgl();
             if (w.call() == NdkCall.WRITE && sgl != null && sgl.length >= 2 && sgl[sgl.length - 1].length() == 1) {
                 return inner.apply(w.withSgl(java.util.Arrays.copyOf(sgl, sgl.length - 1)));
+            }
+            return inner.apply(w);
+        }
+    }
+
+    /** Swaps SGEs 1 and 2 of a three-SGE NdkReceive whose last two SGEs differ in Length. */
+    static final class ThreeSgeReceiveOutOfOrder implements Hooks {
+        @Override
+        public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
+            NdkSge[] sgl = w.sgl();
+            if (w.call() == NdkCall.RECEIVE && sgl != null && sgl.length == 3 && sgl[1].length() != sgl[2].length()) {
+                return inner.apply(w.withSgl(new NdkSge[]{sgl[0], sgl[2], sgl[1]}));
             }
             return inner.apply(w);
         }

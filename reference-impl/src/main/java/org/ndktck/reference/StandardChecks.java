@@ -294,9 +294,14 @@ public final class StandardChecks {
         return failUnless(r.qpConnected() || r.type() == WorkRequestType.RECEIVE, STATUS_CONNECTION_INVALID);
     }
 
-    /** SGE-COUNT: at most the QP's MaxInitiatorRequestSge (MaxReceiveRequestSge for a receive) SGEs. */
+    /**
+     * SGE-COUNT: at most the QP's MaxInitiatorRequestSge (MaxReceiveRequestSge for a receive) SGEs; an NdkSend or
+     * NdkSendAndInvalidate with NDK_OP_FLAG_INLINE is free of the limit (SGE-5: their pages say so).
+     */
     public static NtStatus postSgeCountWithinQp(PostRequest r) {
-        return failUnless(Integer.compareUnsigned(r.sgeCount(), r.maxSge()) <= 0, STATUS_INVALID_PARAMETER);
+        boolean inlineSend = (r.flags() & NdkOpFlags.INLINE) != 0
+                && (r.type() == WorkRequestType.SEND || r.type() == WorkRequestType.SEND_AND_INVALIDATE);
+        return failUnless(inlineSend || Integer.compareUnsigned(r.sgeCount(), r.maxSge()) <= 0, STATUS_INVALID_PARAMETER);
     }
 
     /** SGE-4: an INLINE request carries at most the QP's InlineDataSize bytes. */

@@ -57,7 +57,7 @@ class RuleCatalogTest {
 
     /** The rules the page audit added (spec/src/main/resources/org/ndktck/spec/rules/audit.yaml). */
     static final List<String> AUDIT_IDS = List.of(
-            "MR-FR-20", "LAM-REL-3", "INV-6", "SND-1", "SND-2", "SND-3", "CQ-6", "AI-5", "AI-6");
+            "MR-FR-20", "LAM-REL-3", "INV-6", "SND-1", "SND-2", "SND-3", "CQ-6", "AI-5", "AI-6", "SGE-5", "SGE-6");
 
     /**
      * The transport behaviour the kit relies on beyond the MR pages: basis KIT_INTERPRETATION, MUST;

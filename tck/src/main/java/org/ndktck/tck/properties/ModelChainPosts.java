@@ -121,6 +121,16 @@ final class ModelChainPosts {
             what = q + ": " + o.call();
         }
         String rule = call.rule(phase);
+        if (call == QpCall.WRITE && (flags & NdkOpFlags.INLINE) != 0 && !outcomes.get(0).succeeded()) {
+            // the NdkWrite page lists no NDK_OP_FLAG_INLINE, so a provider may refuse it. Refused inline, nothing moved and
+            // the QP is as it was; refused with an error entry, the QP may have left its phase, so the chain stops judging
+            if (outcomes.get(0).entry() != null) {
+                dst.buffer().acceptActual(dstAt, n);
+                x.tainted = true;
+            }
+            x.s.checkMemory(rule, what + " (INLINE refused)");
+            return;
+        }
         boolean moved = false;
         boolean movedByEntry = false;
         for (WrOutcome o : outcomes) {

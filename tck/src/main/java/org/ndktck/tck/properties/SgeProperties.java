@@ -15,6 +15,7 @@ import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.tck.generators.Limits;
+import org.ndktck.tck.harness.ChecksReached;
 import org.ndktck.tck.harness.CoverageClasses;
 import org.ndktck.tck.harness.Outcome;
 import org.ndktck.tck.harness.QpRef;
@@ -211,8 +212,13 @@ public class SgeProperties {
      * boundary of the source and of the peer's buffer, and, where the QP takes two SGEs, half split the source
      * into two SGEs (so the inline bytes are gathered and scattered in several pieces); the receive buffer is
      * often longer than the message, and its bytes past the message stay unchanged. The try is rejected when
-     * the adapter offers no inline data.
+     * the adapter offers no inline data. The NdkWrite page does not list NDK_OP_FLAG_INLINE among its flags, so an
+     * inline NdkWrite may be refused (inline, or with an error entry); nothing outside its target bytes may change,
+     * and such a try judges nothing (a run where every try was such a write leaves SGE-3 UNTESTED).
      */
+    static final String INLINE_WRITE_REFUSED = "the provider refused NDK_OP_FLAG_INLINE on NdkWrite, a flag the NdkWrite page does "
+            + "not list (allowed); only inline NdkSends were judged";
+
     @Property(tries = 200, edgeCases = EdgeCasesMode.MIXIN)
     @Tag("SGE-3")
     void inlineRequestsIgnoreTheSgeToken(@ForAll InlineToken tokenKind, @ForAll boolean write, @ForAll @IntRange(min = 1, max = 256) int nSeed,
@@ -257,6 +263,26 @@ public class SgeProperties {
                     if (sent.succeeded()) {
                         ro = t.complete(recv);
                     }
+                }
+                if (write && !sent.succeeded()) {
+                    // the NdkWrite page lists SILENT_SUCCESS, READ_FENCE and DEFER only: a provider may refuse INLINE on
+                    // a write (inline or through an error entry); the failed write may have reached only its own target bytes
+                    sink.buffer().acceptActual(j, n);
+                    if (tokenKind != InlineToken.OWN) {
+                        // the same write with the source's own token, on a fresh pair: if the provider takes that one, it
+                        // takes INLINE on writes, and the bogus token is what made it fail
+                        NdkSge[] own = Arrays.stream(sges).map(g -> new NdkSge(g.address(), g.length(), src.localToken())).toArray(NdkSge[]::new);
+                        WrOutcome control = t.complete(t.write(t.connectedPair(inline)[0], own, sink.va() + j, sink.remoteToken(), NdkOpFlags.INLINE));
+                        if (control.succeeded()) {
+                            throw Violations.of("SGE-3", sent.call() + " (InlineDataSize " + inline + ")", "STATUS_SUCCESS: an INLINE "
+                                    + "request ignores its SGE token (the same write with the source's own token succeeded: "
+                                    + control.call() + ")", sent.describe());
+                        }
+                        sink.buffer().acceptActual(j, n);
+                    }
+                    s.checkMemory("SGE-3", sent.call() + " (INLINE refused)");
+                    ChecksReached.notReached("SGE-3", INLINE_WRITE_REFUSED);
+                    return;
                 }
                 if (!sent.succeeded()) {
                     throw Violations.of("SGE-3", sent.call() + " (InlineDataSize " + inline + ")",

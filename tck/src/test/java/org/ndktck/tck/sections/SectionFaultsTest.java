@@ -18,6 +18,7 @@ import org.ndktck.tck.properties.ReadWriteProperties;
 import org.ndktck.tck.properties.InvalidateProperties;
 import org.ndktck.tck.properties.LamProperties;
 import org.ndktck.tck.properties.MdlVirtualAddressProperties;
+import org.ndktck.tck.properties.InlineRequestProperties;
 import org.ndktck.tck.properties.SgeProperties;
 import org.ndktck.tck.properties.PrivilegedTokenProperties;
 
@@ -73,6 +74,9 @@ class SectionFaultsTest {
                 "fault:SGE-3/inline-first-page-only", "fault:SGE-3/inline-first-sge-only",
                 "fault:SGE-3/inline-write-token-checked")) {
             c.add(new Case(f, SgeProperties.class));
+        }
+        for (String f : List.of("fault:SGE-5/inline-send-held-to-sge-limit", "fault:SGE-6/inline-bytes-read-at-doorbell")) {
+            c.add(new Case(f, InlineRequestProperties.class));
         }
         for (String f : List.of("fault:LAM-2/gaps-accepted", "fault:LAM-3/truncates", "fault:LAM-3/size-not-returned", "fault:LAM-4/fbo-zero",
                 "fault:LAM-7/informational-status", "fault:LAM-REL-1/rewrites-next")) {

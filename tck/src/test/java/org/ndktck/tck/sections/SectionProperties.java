@@ -17,6 +17,7 @@ import org.ndktck.tck.properties.PrivilegedTokenProperties;
 import org.ndktck.tck.properties.ReadWriteProperties;
 import org.ndktck.tck.properties.RemoteInvalidationAbortProperties;
 import org.ndktck.tck.properties.SendProperties;
+import org.ndktck.tck.properties.InlineRequestProperties;
 import org.ndktck.tck.properties.SgeProperties;
 import org.ndktck.tck.properties.TokenProperties;
 
@@ -28,7 +29,7 @@ final class SectionProperties {
     /** @return every property class of the sections MR-DEREG to AI, MR-REG-3 / LAM-5 and the life-cycle chain */
     static Class<?>[] all() {
         return new Class<?>[]{DeregisterProperties.class, FastRegisterInitProperties.class, TokenProperties.class,
-                PrivilegedTokenProperties.class, SgeProperties.class, LamProperties.class, MdlVirtualAddressProperties.class,
+                PrivilegedTokenProperties.class, SgeProperties.class, InlineRequestProperties.class, LamProperties.class, MdlVirtualAddressProperties.class,
                 InvalidateProperties.class, PostingProperties.class, ReadWriteProperties.class, FlushProperties.class,
                 CqProperties.class, DeferProperties.class, CloseProperties.class, AdapterInfoProperties.class,
                 MrLifecycleStateProperties.class, SendProperties.class, RemoteInvalidationAbortProperties.class,
