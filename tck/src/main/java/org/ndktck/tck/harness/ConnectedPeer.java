@@ -84,6 +84,22 @@ public final class ConnectedPeer {
         return Math.max(0, (limit - length) / 2);
     }
 
+    /**
+     * Discards the try ({@link Refusals#beyondLimit}) when an access of {@code length} bytes does not fit the peer's
+     * scratch registration, whose Length is MaxRegistrationSize on an adapter with a limit below {@link #SCRATCH_PAGES}
+     * pages: the kit does not make a peer request past the registration it made within the limit.
+     *
+     * @param length the access's bytes (unsigned)
+     */
+    private void fits(long length) {
+        long limit = scratchLength();
+        if (Long.compareUnsigned(length, limit) > 0) {
+            Refusals.beyondLimit("a peer access of " + length + " byte(s) does not fit the peer's registration of "
+                    + limit + " byte(s), MaxRegistrationSize (an adapter with a MaxRegistrationSize of at least "
+                    + SCRATCH_PAGES + " pages reaches the check; the reference provider: --set maxRegistrationSize=65536)");
+        }
+    }
+
     /** Creates the peer's scratch buffer ({@link #SCRATCH_PAGES} pages) and registers it: local write, remote read, READ_SINK where needed. */
     private void scratch() {
         objects.qps();
@@ -141,6 +157,7 @@ public final class ConnectedPeer {
      */
     public Access write(long remoteAddress, int remoteToken, byte[] data) {
         scratch();
+        fits(data.length);
         long sourceOffset = placed(1, data.length);
         scratch.put(sourceOffset, data);
         NdkSge sge = new NdkSge(scratchVa + sourceOffset, data.length, scratchLocalToken);
@@ -164,6 +181,7 @@ public final class ConnectedPeer {
      */
     public Access read(long remoteAddress, int remoteToken, int length) {
         scratch();
+        fits(length);
         long sinkOffset = placed(2, length);
         NdkSge sge = new NdkSge(scratchVa + sinkOffset, length, scratchLocalToken);
         Supplier<String> d = () -> "NdkRead(peer QP, Sgl=[" + sge + "], RemoteAddress=" + u64(remoteAddress) + ", RemoteToken="
@@ -201,6 +219,7 @@ public final class ConnectedPeer {
      */
     public Access targetReadInto(NdkSge sink, int flags) {
         scratch();
+        fits(Integer.toUnsignedLong(sink.length()));
         long remote = scratchVa + targetReadSource(sink.length());
         int token = scratchRemoteToken;
         Supplier<String> d = () -> "NdkRead(target QP, Sgl=[" + sink + "], RemoteAddress=" + u64(remote) + ", RemoteToken="

@@ -129,11 +129,22 @@ public final class MrRequests {
      * @return the outcome
      */
     public Outcome register(NdkMr mr, Mdl mdl, long length, int flags) {
+        withinMaxRegistrationSize(mdl, length);
+        return registerPastLimit(mr, mdl, length, flags);
+    }
+
+    /**
+     * Discards the try ({@link Refusals#beyondLimit}) when a registration of {@code length} bytes over {@code mdl}
+     * lies past the adapter's MaxRegistrationSize and within the chain's bytes; returns otherwise.
+     *
+     * @param mdl    the chain (null: nothing to compare)
+     * @param length Length in bytes (SIZE_T, unsigned)
+     */
+    public void withinMaxRegistrationSize(Mdl mdl, long length) {
         long max = objects.info().maxRegistrationSize();
         if (Long.compareUnsigned(length, max) > 0 && mdl != null && Long.compareUnsigned(length, mdl.chainByteCount()) <= 0) {
             Refusals.beyondLimit(pastMaxRegistrationSize(length, max));
         }
-        return registerPastLimit(mr, mdl, length, flags);
     }
 
     /**
@@ -322,7 +333,8 @@ public final class MrRequests {
     }
 
     /**
-     * Starts NdkRegisterMr and returns at once (not awaited): the op has its returned status.
+     * Starts NdkRegisterMr and returns at once (not awaited): the op has its returned status. As {@link #register}, a
+     * Length past MaxRegistrationSize within the chain discards the try instead.
      *
      * @param mr     a normal MR
      * @param mdl    the chain
@@ -332,6 +344,7 @@ public final class MrRequests {
      * @return the op; finish it with {@link #finish}
      */
     public AsyncOp<NdkMr> startRegister(NdkMr mr, Mdl mdl, long length, int flags, Consumer<AsyncOp<NdkMr>> inside) {
+        withinMaxRegistrationSize(mdl, length);
         Supplier<String> d = () -> "NdkRegisterMr(Mdl=" + mdl + ", Length=" + u64(length) + ", Flags=" + Hex.mrFlags(flags) + ")";
         AsyncOp<NdkMr> op = calls.newOp(AsyncOp.Flavor.REQUEST, "NdkRegisterMr", d);
         if (inside != null) {
