@@ -1,19 +1,15 @@
 package org.ndktck.faults;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.ndktck.reference.ReferenceProvider;
-import org.ndktck.spec.InvalidSettingException;
-import org.ndktck.spec.NdkAdapterFactory;
 import org.ndktck.spec.NdkProvider;
 
 /**
  * Correct providers whose adapter advertises small limits in NDK_ADAPTER_INFO (NdkQueryAdapterInfo page; freedoms.yaml
  * FREE-SMALL-LIMITS and FREE-SMALL-FRMR-PAGE-COUNT): the pages fix no least value for any of them, so a kit whose
  * fixtures assume a larger adapter must not FAIL such a provider. Each is the reference provider with other defaults for
- * its limit settings; a {@code --set} of the same key still wins.
+ * its limit settings ({@link FaultDefaults#withDefaults}); a {@code --set} of the same key still wins.
  * <ul>
  *   <li>{@code legal:tiny-limits}: MaxRegistrationSize 8192 bytes (two pages at the default 4096-byte PAGE_SIZE; an
  *       unsigned SIZE_T), and MaxInitiatorRequestSge, MaxReceiveRequestSge and MaxReadRequestSge 1 each (ULONG). A
@@ -40,62 +36,12 @@ public final class LegalTinyLimits {
     /** @return the providers, each with its one-line description */
     public static List<NdkProvider> providers() {
         return List.of(
-                new WithDefaults("legal:tiny-limits", "the adapter advertises MaxRegistrationSize 8192 bytes and SGE limits "
-                        + "of 1 (MaxInitiatorRequestSge, MaxReceiveRequestSge, MaxReadRequestSge); past MaxRegistrationSize "
-                        + "NdkRegisterMr fails with STATUS_INVALID_BUFFER_SIZE",
+                FaultDefaults.withDefaults(Variants.builder("legal:tiny-limits", "the adapter advertises MaxRegistrationSize "
+                        + "8192 bytes and SGE limits of 1 (MaxInitiatorRequestSge, MaxReceiveRequestSge, MaxReadRequestSge); "
+                        + "past MaxRegistrationSize NdkRegisterMr fails with STATUS_INVALID_BUFFER_SIZE").build(),
                         Map.of("maxRegistrationSize", TINY_MAX_REGISTRATION_SIZE, "maxSge", TINY_MAX_SGE)),
-                new WithDefaults("legal:tiny-frmr-page-count", "the adapter advertises FRMRPageCount 16, so "
-                        + "NdkInitializeFastRegisterMr takes at most 16 pages",
+                FaultDefaults.withDefaults(Variants.builder("legal:tiny-frmr-page-count", "the adapter advertises FRMRPageCount "
+                        + "16, so NdkInitializeFastRegisterMr takes at most 16 pages").build(),
                         Map.of("frmrPageCount", TINY_FRMR_PAGE_COUNT)));
-    }
-
-    /** The reference provider under another name with other defaults for some of its settings. */
-    static final class WithDefaults implements NdkProvider {
-        private final String name;
-        private final String description;
-        private final Map<String, String> defaults;
-        private final ReferenceProvider reference = new ReferenceProvider();
-
-        WithDefaults(String name, String description, Map<String, String> defaults) {
-            this.name = name;
-            this.description = description;
-            this.defaults = Map.copyOf(defaults);
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public String description() {
-            return description;
-        }
-
-        /** @return the reference's settings, those this provider defaults otherwise saying so */
-        @Override
-        public Map<String, String> settingDescriptions() {
-            Map<String, String> d = new LinkedHashMap<>(reference.settingDescriptions());
-            defaults.forEach((k, v) -> d.computeIfPresent(k, (key, text) -> text + "; this provider's default " + v));
-            return d;
-        }
-
-        /**
-         * @param settings {@code key=value} pairs of the reference's settings; a key this provider defaults is taken from
-         *                 here when given
-         * @return the reference's factory with the merged settings
-         * @throws InvalidSettingException as the reference's: an unknown key or a bad value
-         */
-        @Override
-        public NdkAdapterFactory configure(Map<String, String> settings) throws InvalidSettingException {
-            Map<String, String> merged = new LinkedHashMap<>(defaults);
-            merged.putAll(settings);
-            return reference.configure(merged);
-        }
-
-        @Override
-        public String toString() {
-            return name + " " + defaults;
-        }
     }
 }
