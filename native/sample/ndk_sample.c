@@ -1412,7 +1412,9 @@ static NTSTATUS do_register(adapter *a, mr *m, MDL *mdl, uint64_t length, ULONG 
     if (c.split) return STATUS_INVALID_PARAMETER;                        /* MR-REG-2/split-page */
     if ((flags & ~0xFu) != 0 || ((flags & 0x4) != 0 && (flags & NDK_MR_FLAG_ALLOW_LOCAL_WRITE) == 0))
         return STATUS_INVALID_PARAMETER;                                 /* MR-REG-14 */
-    if (length > a->cfg.max_registration_size) return STATUS_INVALID_PARAMETER; /* MR-REG-10 */
+    /* MR-REG-10: the NdkRegisterMr page keeps STATUS_INVALID_PARAMETER for a chain that is not virtually contiguous;
+       a Length past MaxRegistrationSize gets one of its other status codes */
+    if (length > a->cfg.max_registration_size) return STATUS_INVALID_BUFFER_SIZE;
 #if defined(FAULT_MR_REG_7)
     if (flags & NDK_MR_FLAG_RDMA_READ_SINK) return STATUS_INVALID_PARAMETER; /* the planted bug */
 #endif

@@ -49,6 +49,7 @@ public final class LegalBehaviours {
         all.addAll(LegalTokenScopes.providers());
         all.addAll(LegalAcceptedRequests.providers());
         all.addAll(LegalIndependentProviders.providers());
+        all.addAll(LegalTinyLimits.providers());
         return List.copyOf(all);
     }
 

@@ -62,7 +62,7 @@ public final class Pieces {
             StandardChecks::registerFlagsDefined, "bits outside 0xF, or 0x4 without 0x1, give STATUS_INVALID_PARAMETER");
     /** MR-REG-10: Length above MaxRegistrationSize. */
     public static final Piece<RuleCheck<RegisterMrRequest>> MR_REG_10 = check("MR-REG-10",
-            StandardChecks::registerWithinMaxRegistrationSize, "Length above MaxRegistrationSize gives STATUS_INVALID_PARAMETER");
+            StandardChecks::registerWithinMaxRegistrationSize, "Length above MaxRegistrationSize gives STATUS_INVALID_BUFFER_SIZE");
     /** MR-REG-7: NDK_MR_FLAG_RDMA_READ_SINK acceptance (the reference never rejects it). */
     public static final Piece<RuleCheck<RegisterMrRequest>> MR_REG_7 = check("MR-REG-7",
             StandardChecks::registerAcceptsReadSink, "NDK_MR_FLAG_RDMA_READ_SINK never makes NdkRegisterMr fail");

@@ -76,10 +76,14 @@ public final class StandardChecks {
         return failUnless(!undefinedBits && !loneRemoteWriteBit, STATUS_INVALID_PARAMETER);
     }
 
-    /** MR-REG-10: Length must not exceed MaxRegistrationSize (unsigned comparison). */
+    /**
+     * MR-REG-10: Length must not exceed MaxRegistrationSize (unsigned comparison). The NdkRegisterMr page gives
+     * STATUS_INVALID_PARAMETER only for a chain that is not virtually contiguous, so a Length past the limit gets one
+     * of its "other status codes": STATUS_INVALID_BUFFER_SIZE.
+     */
     public static NtStatus registerWithinMaxRegistrationSize(RegisterMrRequest r) {
         long max = r.adapter().settings().maxRegistrationSize();
-        return failUnless(Long.compareUnsigned(r.length(), max) <= 0, STATUS_INVALID_PARAMETER);
+        return failUnless(Long.compareUnsigned(r.length(), max) <= 0, NtStatus.STATUS_INVALID_BUFFER_SIZE);
     }
 
     /** MR-REG-7: NDK_MR_FLAG_RDMA_READ_SINK never makes a registration fail (the reference accepts it always). */

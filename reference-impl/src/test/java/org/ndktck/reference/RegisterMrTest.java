@@ -118,7 +118,7 @@ class RegisterMrTest {
 
     @Test
     void lengthAboveMaxRegistrationSizeIsRejected() {
-        assertRejectedBy(Pieces.MR_REG_10, STATUS_INVALID_PARAMETER,
+        assertRejectedBy(Pieces.MR_REG_10, org.ndktck.spec.NtStatus.STATUS_INVALID_BUFFER_SIZE,
                 f -> register(f, f.buffer(0x10000, 0x3000), 0x2001, 0), "maxRegistrationSize=8192");
         try (Fixture f = Fixture.open("maxRegistrationSize=8192")) {
             assertThat(register(f, f.buffer(0x10000, 0x3000), 0x2000, 0)).isEqualTo(STATUS_SUCCESS);

@@ -91,6 +91,33 @@ public final class RegisterPlans {
         return random.withoutEdgeCases().edgeCases(c -> c.filter(x -> false).add(e));
     }
 
+    /**
+     * As {@link #withEdges(Arbitrary, List)}, every plan fitted to the adapter's MaxRegistrationSize ({@link #fit}).
+     */
+    private static Arbitrary<RegPlan> withEdges(Limits l, Arbitrary<RegPlan> random, List<RegPlan> edges) {
+        return withEdges(random.map(x -> fit(l, x)), edges.stream().map(x -> fit(l, x)).toList());
+    }
+
+    /**
+     * A plan within the adapter's limits: a valid request (and one whose only fault is undefined flag bits, which
+     * MR-REG-14 compares with the same request without them) whose Length lies past MaxRegistrationSize gets Length
+     * MaxRegistrationSize instead (at least 1 byte; still within the chain, and still before a break after Length).
+     * The kit makes a registration past the limit only in the properties about that limit (MR-REG-10, COV-1).
+     *
+     * @param l    the adapter's limits
+     * @param plan a generated plan
+     * @return the plan, or a copy with the shorter Length
+     */
+    static RegPlan fit(Limits l, RegPlan plan) {
+        long max = l.maxRegistrationSize();
+        if ((plan.kind() != RegCase.VALID && plan.kind() != RegCase.UNDEFINED_FLAGS)
+                || Long.compareUnsigned(plan.length(), max) <= 0 || max == 0) {
+            return plan;
+        }
+        return new RegPlan(plan.kind(), plan.edge(), plan.virtualAddress(), plan.byteCounts(), plan.breakIndex(),
+                plan.breakDelta(), max, plan.flags(), plan.salt());
+    }
+
     private static Arbitrary<Integer> offsets(Limits l) {
         return FastRegisterPlans.fbos(l);
     }
@@ -186,7 +213,7 @@ public final class RegisterPlans {
             edges.add(new RegPlan(RegCase.VALID, "2 MDLs, Length past 2^32", 0x100000L * p,
                     new int[]{(int) ((1L << 32) - p), 2 * p}, -1, 0, (1L << 32) + p, f, 0));
         }
-        return withEdges(random, edges);
+        return withEdges(l, random, edges);
     }
 
     /**
@@ -218,7 +245,7 @@ public final class RegisterPlans {
         edges.add(new RegPlan(RegCase.VALID, "broken just outside Length", 0x20000L * p + 0x80, new int[]{p - 0x80, 2 * p}, 1, -p,
                 p - 0x80, 0x7, 0));
         edges.add(new RegPlan(RegCase.VALID, "broken just outside Length", 0x20000L * p, new int[]{p, p, p}, 2, 16L * p, 2L * p, 0x7, 0));
-        return withEdges(random, edges);
+        return withEdges(l, random, edges);
     }
 
     // ------------------------------------------------------------------ breakers
@@ -365,6 +392,6 @@ public final class RegisterPlans {
         edges.add(new RegPlan(RegCase.UNDEFINED_FLAGS, "bit 0x4 without 0x1", 0x10000L * p + 7, new int[]{p - 7}, -1, 0, p - 7, 0x6, 0));
         edges.add(new RegPlan(RegCase.UNDEFINED_FLAGS, "a bit above 0xF", 0x10000L * p, new int[]{p}, -1, 0, p, 0x10, 0));
         edges.add(new RegPlan(RegCase.UNDEFINED_FLAGS, "a bit above 0xF", 0x10000L * p, new int[]{p}, -1, 0, p, 0x80000002, 0));
-        return withEdges(random, edges);
+        return withEdges(l, random, edges);
     }
 }

@@ -17,7 +17,10 @@ import static org.ndktck.tck.harness.Hex.u64;
  * The connected peer as the target's MRs see it: RDMA writes and reads at a remote address with a remote token,
  * from and into the peer's registered scratch buffer, and the target's reads of that buffer into a local sink.
  * The scratch buffer ({@link #SCRATCH_PAGES} pages, registered for local write and remote read) is made on first
- * use; the peer's side of every access spans two of its frames.
+ * use; the peer's side of every access spans two of its frames. On an adapter whose MaxRegistrationSize is below
+ * {@link #SCRATCH_PAGES} pages the registration's Length is MaxRegistrationSize instead (the kit stays within the
+ * limit the adapter reports): accesses then cross a frame boundary of the peer only where that Length leaves room,
+ * and {@link #maxAccess()} never exceeds it.
  */
 public final class ConnectedPeer {
     /**
@@ -51,6 +54,52 @@ public final class ConnectedPeer {
         this.pageSize = pageSize;
     }
 
+    /**
+     * @return the Length of the peer's scratch registration in bytes: {@link #SCRATCH_PAGES} pages, or the adapter's
+     *     MaxRegistrationSize (an unsigned SIZE_T) when that is smaller; at least 1
+     */
+    private long scratchLength() {
+        long want = (long) SCRATCH_PAGES * pageSize;
+        long max = objects.info().maxRegistrationSize();
+        return max != 0 && Long.compareUnsigned(max, want) < 0 ? max : want;
+    }
+
+    /**
+     * Where an access of {@code length} bytes lies in the scratch registration: across the boundary of pages
+     * {@code boundary - 1} and {@code boundary} when the registration's Length leaves room, else across the
+     * boundary of pages 0 and 1, else centred in the registration.
+     *
+     * @param boundary the page boundary the access should cross (1 or 2)
+     * @param length   bytes, 1 to {@link #maxAccess()}
+     * @return the offset in the scratch buffer, in bytes
+     */
+    private long placed(int boundary, long length) {
+        long limit = scratchLength();
+        for (int b = boundary; b >= 1; b--) {
+            long off = (long) b * pageSize - length / 2;
+            if (off + length <= limit) {
+                return off;
+            }
+        }
+        return Math.max(0, (limit - length) / 2);
+    }
+
+    /**
+     * Discards the try ({@link Refusals#beyondLimit}) when an access of {@code length} bytes does not fit the peer's
+     * scratch registration, whose Length is MaxRegistrationSize on an adapter with a limit below {@link #SCRATCH_PAGES}
+     * pages: the kit does not make a peer request past the registration it made within the limit.
+     *
+     * @param length the access's bytes (unsigned)
+     */
+    private void fits(long length) {
+        long limit = scratchLength();
+        if (Long.compareUnsigned(length, limit) > 0) {
+            Refusals.beyondLimit("a peer access of " + length + " byte(s) does not fit the peer's registration of "
+                    + limit + " byte(s), MaxRegistrationSize (an adapter with a MaxRegistrationSize of at least "
+                    + SCRATCH_PAGES + " pages reaches the check; the reference provider: --set maxRegistrationSize=65536)");
+        }
+    }
+
     /** Creates the peer's scratch buffer ({@link #SCRATCH_PAGES} pages) and registers it: local write, remote read, READ_SINK where needed. */
     private void scratch() {
         objects.qps();
@@ -60,10 +109,11 @@ public final class ConnectedPeer {
         HostBuffer b = buffers.allocate(SCRATCH_PAGES);
         long va = 0x00007E0000000000L + ((long) buffers.count() << 24);
         Mdl mdl = b.mdl(va, 0, SCRATCH_PAGES * pageSize);
+        long length = scratchLength();
         int flags = NdkMrFlags.ALLOW_LOCAL_WRITE | NdkMrFlags.ALLOW_REMOTE_READ | (objects.readSinkNotRequired() ? 0 : NdkMrFlags.RDMA_READ_SINK);
         inv.batch("session set-up (peer scratch MR)", () -> {
             NdkMr mr = mrs.createMr(objects.peer(), false);
-            Outcome o = mrs.register(mr, mdl, (long) SCRATCH_PAGES * pageSize, flags);
+            Outcome o = mrs.register(mr, mdl, length, flags);
             Refusals.discardIfRefused(o.status());
             if (!o.succeeded()) {
                 throw new KitSetupError(o.call() + " for the peer's scratch buffer", o.describe());
@@ -87,9 +137,12 @@ public final class ConnectedPeer {
         scratch();
     }
 
-    /** @return the largest access {@link #write} and {@link #read} take, in bytes: PAGE_SIZE / 2 */
+    /**
+     * @return the largest access {@link #write}, {@link #read} and {@link #targetReadInto} take, in bytes:
+     *     PAGE_SIZE / 2, or the peer's scratch Length (MaxRegistrationSize) when that is smaller
+     */
     public int maxAccess() {
-        return pageSize / 2;
+        return (int) Math.min(pageSize / 2, scratchLength());
     }
 
     /**
@@ -104,7 +157,8 @@ public final class ConnectedPeer {
      */
     public Access write(long remoteAddress, int remoteToken, byte[] data) {
         scratch();
-        long sourceOffset = pageSize - data.length / 2;
+        fits(data.length);
+        long sourceOffset = placed(1, data.length);
         scratch.put(sourceOffset, data);
         NdkSge sge = new NdkSge(scratchVa + sourceOffset, data.length, scratchLocalToken);
         Supplier<String> d = () -> "NdkWrite(peer QP, Sgl=[" + sge + "], RemoteAddress=" + u64(remoteAddress) + ", RemoteToken="
@@ -127,7 +181,8 @@ public final class ConnectedPeer {
      */
     public Access read(long remoteAddress, int remoteToken, int length) {
         scratch();
-        long sinkOffset = 2L * pageSize - length / 2;
+        fits(length);
+        long sinkOffset = placed(2, length);
         NdkSge sge = new NdkSge(scratchVa + sinkOffset, length, scratchLocalToken);
         Supplier<String> d = () -> "NdkRead(peer QP, Sgl=[" + sge + "], RemoteAddress=" + u64(remoteAddress) + ", RemoteToken="
                 + u32(remoteToken) + ", Flags=" + Hex.opFlags(0) + ") of " + length + " byte(s) " + accessFields("read", remoteAddress, length);
@@ -164,6 +219,7 @@ public final class ConnectedPeer {
      */
     public Access targetReadInto(NdkSge sink, int flags) {
         scratch();
+        fits(Integer.toUnsignedLong(sink.length()));
         long remote = scratchVa + targetReadSource(sink.length());
         int token = scratchRemoteToken;
         Supplier<String> d = () -> "NdkRead(target QP, Sgl=[" + sink + "], RemoteAddress=" + u64(remote) + ", RemoteToken="
@@ -183,6 +239,6 @@ public final class ConnectedPeer {
     /** @return the scratch offset a target read of {@code length} bytes starts at: across pages 0 and 1 when it fits */
     private long targetReadSource(int length) {
         long n = Integer.toUnsignedLong(length);
-        return n <= pageSize ? pageSize - n / 2 : 0;
+        return n <= pageSize ? placed(1, n) : 0;
     }
 }

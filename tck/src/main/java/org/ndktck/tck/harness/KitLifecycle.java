@@ -367,7 +367,9 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         }
         String why = TOO_FEW_JUDGED + judged + " of " + tries + " tries judged (floor " + Refusals.floor(tries) + ", one in "
                 + Refusals.FLOOR_DIVISOR + "); " + (tries - judged) + " discarded, " + Math.min(refused, tries - judged)
-                + " of them because the provider refused a call for lack of resources (STATUS_INSUFFICIENT_RESOURCES), which the pages allow";
+                + " of them because the provider refused a call for lack of resources (STATUS_INSUFFICIENT_RESOURCES), which the pages allow"
+                + (Refusals.beyondLimitCount() > 0 ? "; " + Math.min(Refusals.beyondLimitCount(), tries - judged) + BEYOND_LIMIT_DISCARDS
+                + Refusals.limitNote() : "");
         return result.mapToAborted(new org.opentest4j.TestAbortedException(why));
     }
 
@@ -388,6 +390,12 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
 
     /** Start of the reason of a property aborted below the floor of judged tries ({@link #judgedFloor}). */
     public static final String TOO_FEW_JUDGED = "UNTESTED: too few judged tries: ";
+
+    /**
+     * The part of a {@link #TOO_FEW_JUDGED} reason that counts the tries whose set-up lay past a limit the adapter
+     * advertises ({@link Refusals#beyondLimit}), followed by the first such limit and the setting that reaches the check.
+     */
+    public static final String BEYOND_LIMIT_DISCARDS = " of them because a request the kit needed lay past a limit the adapter advertises: ";
 
     static void keepOriginalViolation(Throwable failure, PropertyExecutionResult result) {
         if (failure == null) {

@@ -116,7 +116,11 @@ public final class MrRequests {
 
     /**
      * NdkRegisterMr, awaited to its end; the result must be in the MR-REG-9 table (SUCCESS, PENDING, or an
-     * error code; the completion SUCCESS or an error).
+     * error code; the completion SUCCESS or an error). The kit stays within the adapter's MaxRegistrationSize
+     * (NDK_ADAPTER_INFO, an unsigned SIZE_T): a request whose Length lies past it but within the chain's bytes is not
+     * made, and the try is discarded ({@link Refusals#beyondLimit}; a property all of whose tries end so is UNTESTED
+     * with the limit and the setting that reaches it). Only a property about that limit makes such a request, through
+     * {@link #registerPastLimit}. A Length past the chain's bytes (MR-REG-13) is made whatever the limit.
      *
      * @param mr     a normal (not fast-register) MR
      * @param mdl    the first MDL of the chain
@@ -125,6 +129,45 @@ public final class MrRequests {
      * @return the outcome
      */
     public Outcome register(NdkMr mr, Mdl mdl, long length, int flags) {
+        withinMaxRegistrationSize(mdl, length);
+        return registerPastLimit(mr, mdl, length, flags);
+    }
+
+    /**
+     * Discards the try ({@link Refusals#beyondLimit}) when a registration of {@code length} bytes over {@code mdl}
+     * lies past the adapter's MaxRegistrationSize and within the chain's bytes; returns otherwise.
+     *
+     * @param mdl    the chain (null: nothing to compare)
+     * @param length Length in bytes (SIZE_T, unsigned)
+     */
+    public void withinMaxRegistrationSize(Mdl mdl, long length) {
+        long max = objects.info().maxRegistrationSize();
+        if (Long.compareUnsigned(length, max) > 0 && mdl != null && Long.compareUnsigned(length, mdl.chainByteCount()) <= 0) {
+            Refusals.beyondLimit(pastMaxRegistrationSize(length, max));
+        }
+    }
+
+    /**
+     * @param length a Length past MaxRegistrationSize (unsigned)
+     * @param max    MaxRegistrationSize (unsigned)
+     * @return why the kit did not make the registration, and the setting that reaches the check
+     */
+    static String pastMaxRegistrationSize(long length, long max) {
+        return "an NdkRegisterMr of Length " + u64(length) + " bytes lies past MaxRegistrationSize " + u64(max)
+                + " (an adapter with a larger MaxRegistrationSize reaches the check; the reference provider: --set maxRegistrationSize=65536)";
+    }
+
+    /**
+     * NdkRegisterMr as {@link #register}, made even when Length lies past MaxRegistrationSize: for the properties
+     * about that limit (MR-REG-10, COV-1), where the pages' allowed outcomes judge the result.
+     *
+     * @param mr     a normal (not fast-register) MR
+     * @param mdl    the first MDL of the chain
+     * @param length Length in bytes (SIZE_T, unsigned)
+     * @param flags  NDK_MR_FLAG_* bits
+     * @return the outcome
+     */
+    public Outcome registerPastLimit(NdkMr mr, Mdl mdl, long length, int flags) {
         Supplier<String> d = () -> "NdkRegisterMr(Mdl=" + mdl + ", Length=" + u64(length) + ", Flags=" + Hex.mrFlags(flags) + ")";
         AsyncOp<NdkMr> op = calls.newOp(AsyncOp.Flavor.REQUEST, "NdkRegisterMr", d);
         NtStatus r = inv.call("NdkRegisterMr", d, () -> mr.register(mdl, length, flags, op.requestCompletion(), op.context()));
@@ -290,7 +333,8 @@ public final class MrRequests {
     }
 
     /**
-     * Starts NdkRegisterMr and returns at once (not awaited): the op has its returned status.
+     * Starts NdkRegisterMr and returns at once (not awaited): the op has its returned status. As {@link #register}, a
+     * Length past MaxRegistrationSize within the chain discards the try instead.
      *
      * @param mr     a normal MR
      * @param mdl    the chain
@@ -300,6 +344,7 @@ public final class MrRequests {
      * @return the op; finish it with {@link #finish}
      */
     public AsyncOp<NdkMr> startRegister(NdkMr mr, Mdl mdl, long length, int flags, Consumer<AsyncOp<NdkMr>> inside) {
+        withinMaxRegistrationSize(mdl, length);
         Supplier<String> d = () -> "NdkRegisterMr(Mdl=" + mdl + ", Length=" + u64(length) + ", Flags=" + Hex.mrFlags(flags) + ")";
         AsyncOp<NdkMr> op = calls.newOp(AsyncOp.Flavor.REQUEST, "NdkRegisterMr", d);
         if (inside != null) {

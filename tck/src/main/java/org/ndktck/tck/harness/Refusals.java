@@ -33,6 +33,8 @@ public final class Refusals {
     public static final int SETUP_ATTEMPTS = 3;
 
     private static final AtomicInteger REFUSED = new AtomicInteger();
+    private static final AtomicInteger BEYOND_LIMIT = new AtomicInteger();
+    private static final java.util.concurrent.atomic.AtomicReference<String> LIMIT_NOTE = new java.util.concurrent.atomic.AtomicReference<>();
 
     /** What a post does when the provider refuses it inline for lack of resources. */
     public enum OnRefusal {
@@ -120,6 +122,32 @@ public final class Refusals {
     }
 
     /**
+     * Discards the running try, counted apart from refusals: a set-up request the kit would need (a registration it
+     * builds to be valid, a fixture) lies past a limit the adapter advertises (MaxRegistrationSize, FRMRPageCount), so
+     * the kit does not make it; a request past a limit is made only by a property about that limit, where the pages'
+     * allowed outcomes judge it. A property all of whose tries end here is UNTESTED with {@code note}, never PASS or
+     * FAIL. Never returns normally.
+     *
+     * @param note the limit and the request, e.g. "Length 0x3000 is past MaxRegistrationSize 0x2000", and the setting
+     *             that reaches the check
+     */
+    public static void beyondLimit(String note) {
+        BEYOND_LIMIT.incrementAndGet();
+        LIMIT_NOTE.compareAndSet(null, note);
+        Assume.that(false);
+    }
+
+    /** @return the tries discarded by {@link #beyondLimit} since the running property started */
+    public static int beyondLimitCount() {
+        return BEYOND_LIMIT.get();
+    }
+
+    /** @return the note of the first {@link #beyondLimit} since the running property started, or null */
+    public static String limitNote() {
+        return LIMIT_NOTE.get();
+    }
+
+    /**
      * Runs one step of a stateful chain so that an allowed refusal inside it ({@link #discardIfRefused}, from any
      * call the step makes: a create, a registration, a post or a completion) ends the step, not the try: the
      * chain goes on without it, and the refusal is not counted as a discarded try. Any other assumption, and
@@ -130,21 +158,26 @@ public final class Refusals {
      */
     public static boolean stepUnlessRefused(Runnable step) {
         int before = REFUSED.get();
+        int beforeLimit = BEYOND_LIMIT.get();
         try {
             step.run();
             return true;
         } catch (org.opentest4j.TestAbortedException e) {
-            if (REFUSED.get() == before) {
+            if (REFUSED.get() == before && BEYOND_LIMIT.get() == beforeLimit) {
                 throw e;
             }
+            // a step whose request lay past an adapter limit (beyondLimit) is left out like a refused one
             REFUSED.set(before);
+            BEYOND_LIMIT.set(beforeLimit);
             return false;
         }
     }
 
-    /** Starts a property: forgets the count of the one before. */
+    /** Starts a property: forgets the counts of the one before. */
     static void reset() {
         REFUSED.set(0);
+        BEYOND_LIMIT.set(0);
+        LIMIT_NOTE.set(null);
     }
 
     /** @return the tries discarded by {@link #discard} since the running property started */

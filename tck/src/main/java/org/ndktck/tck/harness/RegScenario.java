@@ -95,6 +95,16 @@ public final class RegScenario {
     }
 
     /**
+     * NdkRegisterMr of the plan even when its Length lies past MaxRegistrationSize ({@link MrRequests#registerPastLimit}):
+     * for the properties about that limit.
+     *
+     * @return the outcome
+     */
+    public Outcome registerPastLimit() {
+        return mrs.registerPastLimit(mr, chain, plan.length(), plan.flags());
+    }
+
+    /**
      * @param remoteToken the token
      * @return the region: base = MDL 0's VA, byte k at buffer offset (VA mod PAGE_SIZE) + k
      */

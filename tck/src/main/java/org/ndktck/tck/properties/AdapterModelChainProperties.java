@@ -249,7 +249,7 @@ public class AdapterModelChainProperties {
         tally[1] |= cutByRefusal ? 1 : 0;
         // narrowed for a provider that refuses: which pairs its chains reach then follows its refusals (a refused step
         // taints the chain), so the claim is waived, as in the MR chains; the step mix (STEP_MIX) is still demanded
-        if (tally[1] != 0 || org.ndktck.tck.harness.Refusals.count() > 0) {
+        if (tally[1] != 0 || org.ndktck.tck.harness.Refusals.count() > 0 || org.ndktck.tck.harness.Refusals.limitNote() != null) {
             PAIR_WAIVED.get()[0] = info;
         }
         CurrentProperty.Info[] waived = PAIR_WAIVED.get();

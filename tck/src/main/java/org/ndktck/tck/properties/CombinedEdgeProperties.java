@@ -139,7 +139,7 @@ public class CombinedEdgeProperties {
             RegPlan plan = new RegPlan(RegCase.VALID, "past MaxRegistrationSize", va, bc, -1, 0, length,
                     CombinedRegPlans.FLAGS, 0x9E3779B97F4A7C15L * (pagesPast + 1));
             RegScenario sc = RegScenario.prepare(s, plan);
-            Outcome o = sc.register();
+            Outcome o = sc.registerPastLimit();
             Refusals.discardIfRefused(o.status());
             if (!o.succeeded()) {
                 seen[0] = "refused";

@@ -302,7 +302,7 @@ public class RegisterMrProperties {
             int[] bc = counts.stream().mapToInt(Integer::intValue).toArray();
             RegPlan plan = new RegPlan(RegCase.VALID, "size", 0x10000L * p, bc, -1, 0, length, 0x1, 0);
             RegScenario sc = RegScenario.prepare(s, plan);
-            Outcome o = sc.register();
+            Outcome o = sc.registerPastLimit();
             Refusals.discardIfRefused(o.status());
             if (valid && !o.succeeded()) {
                 throw Violations.of("MR-REG-10", o.call(), "STATUS_SUCCESS: Length " + Hex.u64(length) + " is within MaxRegistrationSize "
@@ -358,7 +358,7 @@ public class RegisterMrProperties {
         }
         int[] bc = counts.stream().mapToInt(Integer::intValue).toArray();
         RegPlan plan = new RegPlan(RegCase.VALID, "size", 0x10000L * p, bc, -1, 0, length, 0x1, 0);
-        return RegScenario.prepare(s, plan).register();
+        return RegScenario.prepare(s, plan).registerPastLimit();
     }
 
     // ------------------------------------------------------------------ MR-REG-11 .. 14

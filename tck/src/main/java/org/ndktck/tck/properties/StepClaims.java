@@ -76,7 +76,8 @@ final class StepClaims {
         CoverageClaims.demand(LABEL, weights.keySet(), () -> tally[0], least, "steps",
                 () -> tally[1] != 0 || Refusals.count() > 0
                         ? "the provider refused calls for lack of resources (STATUS_INSUFFICIENT_RESOURCES, which the pages"
-                        + " allow), which ended chains or tries early" : null);
+                        + " allow), which ended chains or tries early"
+                        : Refusals.limitNote() != null ? "steps or tries the kit left out because " + Refusals.limitNote() : null);
     }
 
     /** The running property's steps so far and whether a refusal ended a chain: reset when another property runs. */

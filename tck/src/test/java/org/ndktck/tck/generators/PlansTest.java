@@ -113,6 +113,31 @@ class PlansTest {
         }
     }
 
+    /**
+     * On an adapter whose MaxRegistrationSize is two pages, every valid plan (and every plan whose only fault is
+     * undefined flag bits, which MR-REG-14 compares with the same plan without them) stays within the limit and is
+     * still valid; the breakers of other rules are left as they are.
+     */
+    @Test
+    void validPlansStayWithinMaxRegistrationSize() {
+        Limits tiny = new Limits(4096, 16, 8192, true);
+        List<RegPlan> within = new ArrayList<>();
+        within.addAll(samples(RegisterPlans.valid(tiny)));
+        within.addAll(samples(RegisterPlans.validReadSink(tiny)));
+        within.addAll(samples(RegisterPlans.validWithFlags(tiny, 0x7)));
+        within.addAll(samples(RegisterPlans.brokenAfterLength(tiny)));
+        for (RegPlan p : within) {
+            assertThat(p.length()).as(p.toString()).isBetween(1L, 8192L);
+            assertThat(regBreaks(p)).as(p.toString()).isEmpty();
+        }
+        for (RegPlan p : samples(RegisterPlans.breaking(RegCase.UNDEFINED_FLAGS, tiny))) {
+            assertThat(p.length()).as(p.toString()).isBetween(1L, 8192L);
+            assertThat(regBreaks(p)).as(p.toString()).containsExactly(RegCase.UNDEFINED_FLAGS);
+        }
+        // a plan longer than the limit exists without it: the fitting is what keeps the plans above short
+        assertThat(samples(RegisterPlans.valid(L4K))).anySatisfy(p -> assertThat(p.length()).isGreaterThan(8192L));
+    }
+
     @Test
     void registerPlansBreakExactlyTheirRule() {
         for (Limits l : List.of(L4K, L16K)) {
