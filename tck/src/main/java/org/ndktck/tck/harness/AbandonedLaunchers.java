@@ -28,7 +28,17 @@ public final class AbandonedLaunchers {
 
     /** Parks the current thread for good when it is a launcher thread the runner abandoned; returns at once otherwise. */
     static void stopHereIfAbandoned() {
-        if (ABANDONED.isEmpty() || !ABANDONED.contains(Thread.currentThread())) {
+        stopHereIfAbandoned(Thread.currentThread());
+    }
+
+    /**
+     * Parks the current thread for good when it works for a launcher thread the runner abandoned (it is that thread,
+     * or a caller thread of its {@link Invoker}); returns at once otherwise.
+     *
+     * @param launcher the thread the current thread works for
+     */
+    static void stopHereIfAbandoned(Thread launcher) {
+        if (ABANDONED.isEmpty() || !ABANDONED.contains(launcher)) {
             return;
         }
         while (true) {

@@ -26,6 +26,8 @@ import java.util.function.Supplier;
 public final class AsyncCalls {
     private final Invoker inv;
     private final Bounds bounds;
+    /** The run of the session these calls belong to (their quiet checks are that run's). */
+    private final RunContext run = RunContext.current();
     private final ConcurrentLinkedQueue<AsyncOp<?>> ops = new ConcurrentLinkedQueue<>();
     /** Objects the provider handed over outside the kit's bookkeeping (e.g. with a violation): closed at tear-down. */
     private final ConcurrentLinkedQueue<NdkObject> orphans = new ConcurrentLinkedQueue<>();
@@ -231,7 +233,7 @@ public final class AsyncCalls {
             throw now;
         }
         List<AsyncOp<?>> mine = new ArrayList<>(ops);
-        QuietWatch.after(bounds.quietNanos(), () -> {
+        QuietWatch.after(run, bounds.quietNanos(), () -> {
             for (AsyncOp<?> op : mine) {
                 RuleViolation v = op.check();
                 if (v != null) {

@@ -70,6 +70,8 @@ public final class AsyncOp<T extends NdkObject> {
     private volatile Throwable insideFailure;
     private volatile long reportedLate;
     private volatile boolean awaitFailed;
+    /** The run that made the call (its late callback is that run's, {@link LateCallbacks}). */
+    private final RunContext run = RunContext.current();
 
     /**
      * @param flavor the completion type
@@ -81,6 +83,11 @@ public final class AsyncOp<T extends NdkObject> {
         this.kind = kind;
         this.detail = detail;
         this.context = new RequestContext(kind);
+    }
+
+    /** @return the run that made the call */
+    RunContext run() {
+        return run;
     }
 
     /** @return the context the kit passes with the call */

@@ -103,6 +103,8 @@ public final class ConfigCapture implements TestExecutionListener {
 
     /** Installs the parameters of a run (a test plan, or a suite inside it) and prints its seed line. */
     private void startRun(Function<String, Optional<String>> parameters, Iterable<TestIdentifier> roots) {
+        // a fresh object for the run's late callbacks and quiet checks: what an earlier run left stays with it
+        RunContext.start();
         TckConfig.useParameters(parameters);
         ProviderUnderTest.reset();
         Invoker.resetRun();

@@ -35,6 +35,7 @@ public final class HeldSessions {
             if (earlier != null) {
                 throw earlier;
             }
+            RunContext run = RunContext.current();
             NdkSession s = NdkSession.open();
             try {
                 body.accept(s);
@@ -47,7 +48,7 @@ public final class HeldSessions {
                 }
                 throw e;
             }
-            QuietWatch.after(s.bounds().quietNanos(), () -> closeLate(s));
+            QuietWatch.after(run, s.bounds().quietNanos(), () -> closeLate(s));
             return null;
         });
     }

@@ -113,6 +113,9 @@ public final class Invoker {
      * @throws RuleViolation GEN-TIME-1 when the call does not return in time, GEN-EXC-1 when it throws
      */
     public <T> T call(String kind, Supplier<String> detail, Supplier<T> body) {
+        // a launcher the runner abandoned, and the caller threads working for it, stop before their next provider call:
+        // they must not change the adapters, layouts or watches of the run that goes on without them
+        AbandonedLaunchers.stopHereIfAbandoned(owner);
         Thread me = Thread.currentThread();
         if (me == owner) {
             return handOff(kind, detail, () -> invokeProvider(detail, body), false);

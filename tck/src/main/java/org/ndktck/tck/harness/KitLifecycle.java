@@ -80,9 +80,30 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         if (ruleIds.isEmpty()) {
             return SkipResult.doNotSkip();
         }
+        try {
+            return skipOrRun(method.get(), ruleIds);
+        } catch (RuntimeException | Error e) {
+            RunLedger.record(kitError(ruleIds, propertyId(method.get()), 0, e));
+            throw e;
+        }
+    }
+
+    /**
+     * Start of the message of a property the kit itself could not run or record (an exception out of the kit's own
+     * hooks, not out of a try): the property is ABORTED, so its rules are UNTESTED with this reason, never PASS and
+     * never FAIL, and the run's records still hold it.
+     */
+    public static final String KIT_ERROR = "UNTESTED: kit error: ";
+
+    private static RunLedger.PropertyRecord kitError(Set<String> ruleIds, String id, long millis, Throwable e) {
+        return new RunLedger.PropertyRecord(ruleIds, id, "ABORTED", 0, 0, "", millis,
+                KIT_ERROR + e + (e.getStackTrace().length > 0 ? " at " + e.getStackTrace()[0] : ""), null, "");
+    }
+
+    private SkipResult skipOrRun(Method method, Set<String> ruleIds) {
         Optional<String> setup = ProviderUnderTest.setupError();
         if (setup.isPresent()) {
-            String id = propertyId(method.get());
+            String id = propertyId(method);
             String reporter = ProviderUnderTest.claimSetupReport(id);
             if (reporter.equals(id)) {
                 return SkipResult.doNotSkip(); // this property reports the setup error as its failure
@@ -92,7 +113,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             TimeBudget.skipped();
             return SkipResult.skip(reason);
         }
-        String claimed = propertyId(method.get());
+        String claimed = propertyId(method);
         if (!PropertyClaims.mine(claimed)) {
             TimeBudget.claimedElsewhere();
             return SkipResult.skip(PropertyClaims.ELSEWHERE + claimed);
@@ -110,7 +131,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             }
             if (missing.isPresent()) {
                 String reason = NOT_APPLICABLE + id + ": " + missing.get();
-                RunLedger.record(new RunLedger.PropertyRecord(ruleIds, propertyId(method.get()), "SKIPPED", 0, 0,
+                RunLedger.record(new RunLedger.PropertyRecord(ruleIds, propertyId(method), "SKIPPED", 0, 0,
                         "", 0, reason, null, ""));
                 TimeBudget.skipped();
                 return SkipResult.skip(reason);
@@ -137,6 +158,21 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
     @Override
     public PropertyExecutionResult aroundProperty(PropertyLifecycleContext context, PropertyExecutor property) {
         Method method = context.targetMethod();
+        boolean[] recorded = {false};
+        long start = System.nanoTime();
+        try {
+            return runAndRecord(context, property, recorded);
+        } catch (RuntimeException | Error e) {
+            if (!recorded[0]) {
+                // an exception out of the kit's own code around the tries: the property is still in the run's records
+                RunLedger.record(kitError(ruleIds(method), propertyId(method), (System.nanoTime() - start) / 1_000_000, e));
+            }
+            throw e;
+        }
+    }
+
+    private PropertyExecutionResult runAndRecord(PropertyLifecycleContext context, PropertyExecutor property, boolean[] recorded) {
+        Method method = context.targetMethod();
         String id = propertyId(method);
         Optional<String> setup = ProviderUnderTest.setupError();
         if (setup.isPresent()) {
@@ -144,11 +180,13 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
             ProviderUnderTest.SetupException e = new ProviderUnderTest.SetupException(SETUP_ERROR + setup.get());
             e.setStackTrace(new StackTraceElement[0]);
             RunLedger.record(new RunLedger.PropertyRecord(ruleIds(method), id, "FAILED", 0, 0, "", 0, e.getMessage(), e, ""));
+            recorded[0] = true;
             throw e;
         }
         Optional<PropertyExecutionResult> mirrored = PlatformJobs.mirror(id, ruleIds(method));
         if (mirrored.isPresent()) {
             // a worker JVM of this run ran it (ndk.tck.jobs above 1 in a provider's own build)
+            recorded[0] = true;
             return advisoryPasses(mirrored.get());
         }
         TckConfig config = TckConfig.current();
@@ -206,6 +244,10 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
         // an aborted property (the floor of judged tries) is no failure: its reason is the record's message
         boolean aborted = result.status() == PropertyExecutionResult.Status.ABORTED;
         String abortReason = aborted ? result.throwable().map(Throwable::getMessage).orElse("") : "";
+        if (aborted && TimeBudget.limited()) {
+            // a claim the budget kept out of reach: the record says so, and report.json marks it budgetLimited
+            abortReason = abortReason + "\n" + TimeBudget.limitedMessage(executed.countTries(), tries);
+        }
         Throwable failure = aborted ? null : result.throwable().orElse(null);
         keepOriginalViolation(failure, result);
         PropertyExecutionResult ended = result;
@@ -220,6 +262,7 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
                 executed.countTries(), executed.countChecks(), result.seed().orElse(""), millis,
                 aborted ? abortReason : failure == null ? passNote : String.valueOf(failure.getMessage()), failure, sample,
                 ChecksReached.result()));
+        recorded[0] = true;
         return advisoryPasses(result);
     }
 

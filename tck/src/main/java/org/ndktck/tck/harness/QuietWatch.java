@@ -20,13 +20,13 @@ import java.util.function.Supplier;
  * after the try that made the call had ended. Each check runs once, after its full quiet period.
  *
  * <p>One property runs at a time in a JVM (the kit's lifecycle), so the watch is the running property's;
- * {@link #settle()} empties it.
+ * {@link #settle()} empties it. The checks are kept in the run's {@link RunContext}: a check a session of an ended run
+ * left is never run by the run after it.
  */
 public final class QuietWatch {
-    private record Pending(long deadlineNanos, Supplier<RuleViolation> check) {
+    /** One check and the end of its quiet period ({@link System#nanoTime()}). */
+    record Pending(long deadlineNanos, Supplier<RuleViolation> check) {
     }
-
-    private static final List<Pending> PENDING = new ArrayList<>();
 
     private QuietWatch() {
     }
@@ -38,9 +38,19 @@ public final class QuietWatch {
      * @param check      what must hold after it: null when it holds, else the violation
      */
     public static void after(long quietNanos, Supplier<RuleViolation> check) {
-        synchronized (PENDING) {
-            PENDING.add(new Pending(System.nanoTime() + quietNanos, check));
-        }
+        after(RunContext.current(), quietNanos, check);
+    }
+
+    /**
+     * Runs {@code check} once the quiet period that starts now has passed, in the given run (the run of the session
+     * that made the call: a check left by a run that has ended never runs in the run after it).
+     *
+     * @param run        the run the check belongs to
+     * @param quietNanos the quiet period, in nanoseconds
+     * @param check      what must hold after it: null when it holds, else the violation
+     */
+    static void after(RunContext run, long quietNanos, Supplier<RuleViolation> check) {
+        run.watch(System.nanoTime() + quietNanos, check);
     }
 
     /**
@@ -51,8 +61,9 @@ public final class QuietWatch {
     public static RuleViolation due() {
         List<Pending> ready = new ArrayList<>();
         long now = System.nanoTime();
-        synchronized (PENDING) {
-            for (Iterator<Pending> it = PENDING.iterator(); it.hasNext(); ) {
+        List<Pending> pending = RunContext.current().quietChecks();
+        synchronized (pending) {
+            for (Iterator<Pending> it = pending.iterator(); it.hasNext(); ) {
                 Pending p = it.next();
                 if (now - p.deadlineNanos() >= 0) {
                     ready.add(p);
@@ -71,9 +82,10 @@ public final class QuietWatch {
      */
     public static RuleViolation settle() {
         List<Pending> all;
-        synchronized (PENDING) {
-            all = new ArrayList<>(PENDING);
-            PENDING.clear();
+        List<Pending> pending = RunContext.current().quietChecks();
+        synchronized (pending) {
+            all = new ArrayList<>(pending);
+            pending.clear();
         }
         long last = Long.MIN_VALUE;
         for (Pending p : all) {
@@ -89,8 +101,9 @@ public final class QuietWatch {
 
     /** Forgets every pending check (a new run starts). */
     public static void reset() {
-        synchronized (PENDING) {
-            PENDING.clear();
+        List<Pending> pending = RunContext.current().quietChecks();
+        synchronized (pending) {
+            pending.clear();
         }
     }
 

@@ -17,7 +17,9 @@ import java.util.function.Function;
  *   <li>after each try that passed, a property whose share has run out ends at once, with the tries done so far
  *       ({@code TryExecutionResult.satisfied(true)}: jqwik's own early end, which keeps every result). It is
  *       <i>budget-limited</i>: when it passed, its rule is PASS with fewer tries, and the record's message starts
- *       with {@value #LIMITED}, which the reports show (report.json {@code budgetLimited}). A property that has
+ *       with {@value #LIMITED}, which the reports show (report.json {@code budgetLimited}); when the tries it ran did
+ *       not reach one of its coverage claims, the claim's check makes it aborted and its rule UNTESTED with the reason
+ *       (the record's message holds a {@value #LIMITED} line too). A property that has
  *       failed is never cut short while it shrinks (its shrinking has its own bounds);</li>
  *   <li>the runner ends the whole run at the hard end (the budget itself, counted from the run's start); the
  *       property then running is reported as budget-limited and not judged, the properties not yet started as not

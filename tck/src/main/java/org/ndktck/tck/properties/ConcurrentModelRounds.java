@@ -8,6 +8,7 @@ import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.tck.RuleViolation;
+import org.ndktck.tck.harness.ChecksReached;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.HostBuffer;
 import org.ndktck.tck.harness.NdkSession;
@@ -49,8 +50,16 @@ final class ConcurrentModelRounds {
     static final int BYTES = 8;
     /** Reads in one READ step: the later ones land after a racing call on another thread has returned. */
     static final int BURST = 3;
-    /** Search steps one round's check may take (a bound on work, not on time). */
+    /** Search steps one round's check may take by default (a bound on work, not on time). */
     static final long MAX_SEARCH_STEPS = 500_000;
+    /**
+     * Configuration parameter (or system property): the search steps one round's linearizability check may take, a
+     * whole number of at least 1 (default {@value #MAX_SEARCH_STEPS}; any other value keeps the default). A round whose
+     * search reaches it is not judged ({@link #notJudged}). For measurements and the kit's own tests.
+     */
+    static final String SEARCH_STEPS_KEY = "ndk.tck.linearizabilitySteps";
+    /** Start of the reason a try's rules were not checked because its first round's search reached its bound. */
+    static final String SEARCH_BOUND = "the linearizability search of round ";
     private static final int MODEL_FLAGS = NdkMrFlags.ALLOW_REMOTE_READ;
 
     private final NdkSession s;
@@ -67,6 +76,8 @@ final class ConcurrentModelRounds {
     private final SharedAdapterSpec spec;
     private SharedAdapterSpec.State state = new SharedAdapterSpec.State(Map.of(), Set.of());
     private int nextMr = 1;
+    private final long searchSteps = searchSteps();
+    private int judgedRounds;
     private final ConcurrentLane[] readLanes;
     private final ConcurrentLane[] sendLanes;
     private final Registered[] sinks;
@@ -119,6 +130,37 @@ final class ConcurrentModelRounds {
             sendLanes[i] = ConcurrentLane.open(s, t, "sends of thread " + i, shared);
             sinks[i] = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE | t.readSinkFlag());
             receiveBuffers[i] = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_WRITE);
+        }
+    }
+
+    /** @return the search bound of one round's check: {@value #SEARCH_STEPS_KEY}, else {@value #MAX_SEARCH_STEPS} */
+    static long searchSteps() {
+        try {
+            long v = TckConfig.parameter(SEARCH_STEPS_KEY).map(String::trim).map(Long::parseLong).orElse(MAX_SEARCH_STEPS);
+            return v >= 1 ? v : MAX_SEARCH_STEPS;
+        } catch (NumberFormatException e) {
+            return MAX_SEARCH_STEPS;
+        }
+    }
+
+    /**
+     * A round whose linearizability search reached its step bound before it found an order the model allows or
+     * proved there is none is not judged, and the try's rounds end there. When no round of the try was judged, the
+     * try counts no check of the property's rules, with the reason ({@link ChecksReached#notReached}): a property
+     * none of whose tries judged a round leaves its rules UNTESTED with it, never PASS.
+     *
+     * @param round the round (0-based)
+     * @param calls the calls in its history
+     */
+    private void notJudged(int round, int calls) {
+        if (judgedRounds > 0) {
+            return; // the rounds before were judged: the try checked its rules on them
+        }
+        String why = SEARCH_BOUND + (round + 1) + " (" + calls + " calls on " + threads + " kit threads) reached its bound of "
+                + searchSteps + " steps (" + SEARCH_STEPS_KEY + ") before it found an order the model allows or proved there"
+                + " is none, so the round was not judged";
+        for (String rule : org.ndktck.tck.harness.CurrentProperty.runningRules()) {
+            ChecksReached.notReached(rule, why);
         }
     }
 
@@ -231,9 +273,10 @@ final class ConcurrentModelRounds {
             }
         }
         List<History.Op> ops = h.ops();
-        Linearizability.Verdict<SharedAdapterSpec.State> v = Linearizability.check(ops, spec, state, MAX_SEARCH_STEPS);
+        Linearizability.Verdict<SharedAdapterSpec.State> v = Linearizability.check(ops, spec, state, searchSteps);
         if (v.exhausted()) {
-            return false; // not judged: the rounds before were; this one took more search than its bound
+            notJudged(round, ops.size()); // not judged: this one took more search than its bound
+            return false;
         }
         if (!v.linearizable()) {
             StringBuilder order = new StringBuilder();
@@ -248,6 +291,7 @@ final class ConcurrentModelRounds {
                             + ", then call #" + v.culprit().id() + " breaks " + v.rule());
         }
         state = v.end();
+        judgedRounds++;
         for (int i = 0; i < threads; i++) {
             if (readFailed[i]) {
                 // a provider may end a connection after a remote access error: later rounds read on a fresh one
@@ -318,7 +362,7 @@ final class ConcurrentModelRounds {
                 o.describe() + (o.succeeded() ? ", remote token " + u32(token) : ""));
         if (thread < 0) {
             // a registration before the round, on this thread: judged at once, and the state follows it
-            Linearizability.Verdict<SharedAdapterSpec.State> v = Linearizability.check(List.of(op), spec, state, MAX_SEARCH_STEPS);
+            Linearizability.Verdict<SharedAdapterSpec.State> v = Linearizability.check(List.of(op), spec, state, searchSteps);
             if (!v.linearizable()) {
                 throw Violations.of(v.rule(), call, v.expected(), o.describe() + (o.succeeded() ? ", remote token " + u32(token) : ""));
             }

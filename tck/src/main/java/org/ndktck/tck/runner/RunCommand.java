@@ -70,7 +70,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--time-budget", paramLabel = "SECONDS", showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Bound the whole run to about this many seconds (counted from the command's start): the tries are "
                     + "spread over the selected properties, a property whose share runs out ends early with the tries done "
-                    + "(PASS with fewer tries, noted 'budget-limited' in the table and report.json budgetLimited), and at the "
+                    + "(PASS with fewer tries, noted 'budget-limited' in the table and report.json budgetLimited; UNTESTED when those "
+                    + "tries did not reach a coverage claim), and at the "
                     + "budget's end the run stops and writes its report. For a slow provider; at least 1. Default: ndk.tck.timeBudget, "
                     + "else none (every property runs its profile's tries).")
     String timeBudgetSeconds;

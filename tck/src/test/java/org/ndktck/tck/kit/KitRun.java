@@ -214,11 +214,35 @@ public final class KitRun {
         Launcher launcher = LauncherFactory.create();
         long planned = launcher.discover(request).countTestIdentifiers(TestIdentifier::isTest);
         RunLedger.reset();
+        PlatformEvents events = new PlatformEvents();
         long start = System.nanoTime();
-        launcher.execute(request);
+        launcher.execute(request, events);
         long millis = (System.nanoTime() - start) / 1_000_000;
         return new Result(params.get("ndk.tck.provider"), filter, planned, preset.chargesNestedViolations,
-                RunLedger.properties(), RunLedger.advisories(), millis);
+                RunLedger.properties(), RunLedger.advisories(), millis, List.copyOf(events.lines));
+    }
+
+    /**
+     * What the JUnit Platform itself saw of each property (its status, its skip reason or first failure line), so a
+     * run whose ledger lacks a property says what happened to it instead of only "empty".
+     */
+    private static final class PlatformEvents implements org.junit.platform.launcher.TestExecutionListener {
+        final List<String> lines = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public void executionSkipped(TestIdentifier id, String reason) {
+            if (id.isTest()) {
+                lines.add("SKIPPED " + id.getDisplayName() + ": " + reason);
+            }
+        }
+
+        @Override
+        public void executionFinished(TestIdentifier id, org.junit.platform.engine.TestExecutionResult result) {
+            if (id.isTest() || result.getStatus() != org.junit.platform.engine.TestExecutionResult.Status.SUCCESSFUL) {
+                lines.add(result.getStatus() + " " + id.getUniqueId() + result.getThrowable()
+                        .map(t -> ": " + t + (t.getStackTrace().length > 0 ? " at " + t.getStackTrace()[0] : "")).orElse(""));
+            }
+        }
     }
 
     /**
@@ -231,9 +255,11 @@ public final class KitRun {
      * @param properties              the ledger's records, in execution order
      * @param advisories              SHOULD-level findings
      * @param millis                  wall time of the run, in milliseconds
+     * @param platform                what the JUnit Platform reported of each property (status and cause), in order
      */
     public record Result(String provider, List<String> selection, long planned, boolean chargesNestedViolations,
-                         List<RunLedger.PropertyRecord> properties, List<RunLedger.Advisory> advisories, long millis) {
+                         List<RunLedger.PropertyRecord> properties, List<RunLedger.Advisory> advisories, long millis,
+                         List<String> platform) {
 
         /** @return the rules a failed property is charged with */
         public Set<String> chargedRules(RunLedger.PropertyRecord r) {

@@ -131,7 +131,8 @@ class SectionFaultsTest {
                     .param("ndk.tck.timeoutFactor", "0.2");
             k.settings().forEach(run::set);
             KitRun.Result r = run.run();
-            assertThat(r.properties()).as("properties tagged " + k.rule() + " in " + k.properties().getSimpleName()).isNotEmpty();
+            assertThat(r.properties()).as("properties tagged " + k.rule() + " in " + k.properties().getSimpleName()
+                    + " (" + r.planned() + " planned)\n" + r.describe()).isNotEmpty();
             r.assertCaught(k.rule());
         }));
     }
