@@ -109,8 +109,8 @@ public class InlineRequestProperties {
      * SGE-6: the target posts an INLINE NdkSend into a receive of the peer, or (with {@code write}) an INLINE NdkWrite
      * into a peer region, of {@code n} bytes from a registered source, and as soon as the call returns writes the
      * complement of every source byte; only then does it wait for the CQ entry. The peer must hold the source bytes as
-     * they were at the post. An inline NdkWrite the provider refuses judges nothing (the NdkWrite page does not list
-     * INLINE; SGE-3), nor does a send refused for lack of resources.
+     * they were at the post. An inline NdkWrite the provider refuses (the NdkWrite page does not list INLINE; SGE-3) is
+     * followed by the same bytes through an inline NdkSend on a fresh pair; a send refused judges nothing.
      *
      * @param write whether the request is an NdkWrite (else an NdkSend)
      * @param nSeed picks the byte count, 1 to the inline size
@@ -134,21 +134,38 @@ public class InlineRequestProperties {
                 long k = seed % (p - n + 1);
                 byte[] posted = src.buffer().read(k, n);
                 NdkSge[] sgl = {src.sge(k, n)};
-                WorkRequest recv = write ? null : t.receive(pair[1], new NdkSge[]{sink.sge(0, n)}, NdkOperationType.RECEIVE);
-                WorkRequest wr = write ? t.write(pair[0], sgl, sink.va(), sink.remoteToken(), NdkOpFlags.INLINE)
-                        : t.send(pair[0], sgl, NdkOpFlags.INLINE);
-                // the posting call has returned: the source is the consumer's again
-                src.buffer().put(k, SessionTools.complement(posted));
-                WrOutcome o = t.complete(wr);
-                if (!o.succeeded()) {
-                    sink.buffer().acceptActual(0, n);
-                    s.checkMemory("SGE-6", o.call() + " (refused)");
-                    Refusals.discardIfRefused(o.status());
-                    ChecksReached.notReached("SGE-6", write ? SgeProperties.INLINE_WRITE_REFUSED
-                            : "the INLINE NdkSend failed (SGE-3 judges that), so no bytes reached the peer");
-                    return;
+                WrOutcome o = null;
+                boolean viaSend = !write;
+                if (write) {
+                    WorkRequest wr = t.write(pair[0], sgl, sink.va(), sink.remoteToken(), NdkOpFlags.INLINE);
+                    // the posting call has returned: the source is the consumer's again
+                    src.buffer().put(k, SessionTools.complement(posted));
+                    o = t.complete(wr);
+                    if (!o.succeeded()) {
+                        // INLINE on NdkWrite may be refused (the NdkWrite page does not list it: SGE-3); the same bytes go
+                        // through an inline NdkSend on a fresh pair instead
+                        sink.buffer().acceptActual(0, n);
+                        s.checkMemory("SGE-6", o.call() + " (INLINE refused)");
+                        src.buffer().put(k, posted);
+                        viaSend = true;
+                    }
                 }
-                WrOutcome ro = write ? null : t.complete(recv);
+                WrOutcome ro = null;
+                if (viaSend) {
+                    QpRef[] via = write ? t.connectedPair(inline) : pair;
+                    WorkRequest recv = t.receive(via[1], new NdkSge[]{sink.sge(0, n)}, NdkOperationType.RECEIVE);
+                    WorkRequest wr = t.send(via[0], sgl, NdkOpFlags.INLINE);
+                    src.buffer().put(k, SessionTools.complement(posted));
+                    o = t.complete(wr);
+                    if (!o.succeeded()) {
+                        sink.buffer().acceptActual(0, n);
+                        s.checkMemory("SGE-6", o.call() + " (refused)");
+                        Refusals.discardIfRefused(o.status());
+                        ChecksReached.notReached("SGE-6", "the INLINE NdkSend failed (SGE-3 judges that), so no bytes reached the peer");
+                        return;
+                    }
+                    ro = t.complete(recv);
+                }
                 byte[] got = sink.buffer().read(0, n);
                 if ((ro != null && !ro.succeeded()) || !Arrays.equals(got, posted)) {
                     throw Violations.of("SGE-6", o.call(), "the peer holds the source bytes as they were when the call returned: "
