@@ -1019,6 +1019,22 @@ NDK_TCK_EXPORT NTSTATUS NdkTckRelayStart(const char *hostExe, const char *lib, c
 }
 
 /*
+ * A later run in the same process that uses the same library: where its hosts' crash logs go from now on, and its
+ * call bound (both as NdkTckRelayStart takes them). The host running now keeps its log; the next one started (after a
+ * crash, a hang or a retirement) writes to the new directory. Returns STATUS_SUCCESS.
+ */
+NDK_TCK_EXPORT NTSTATUS NdkTckRelayRefresh(const char *logDir, ULONG callBoundMillis) {
+    pthread_mutex_lock(&lock);
+    call_bound_ms = callBoundMillis;
+    if (logDir && *logDir) {
+        free(log_dir);
+        log_dir = strdup(logDir);
+    }
+    pthread_mutex_unlock(&lock);
+    return STATUS_SUCCESS;
+}
+
+/*
  * Whether the host process behind an object (or any, for NULL) has ended, and why: returns 1 and writes one
  * text (the exit, the crash log's path and its contents, truncated to MessageSize) when the object's host is
  * gone, 0 when it is alive.

@@ -50,9 +50,32 @@ final class HostRelay {
     static final int MAX_ACCOUNT = 12_000;
 
     private final Function lost;
+    private final Function refresh;
 
     private HostRelay(NativeLibrary relay) {
         this.lost = relay.getFunction("NdkTckRelayLost");
+        this.refresh = relay.getFunction("NdkTckRelayRefresh");
+    }
+
+    /**
+     * A later run in this JVM reuses the relay (one per library and sanitizer): the hosts it starts from now on write
+     * their crash logs to this run's directory, and a call is bounded by this run's call bound.
+     *
+     * @param logDir where each host process's stderr (its crash log) goes from now on (created if missing)
+     * @throws InvalidSettingException when the directory cannot be created (one line)
+     */
+    void refresh(Path logDir) {
+        try {
+            Files.createDirectories(logDir);
+        } catch (IOException e) {
+            throw new InvalidSettingException("cannot create the crash log directory " + logDir + ": " + e.getMessage());
+        }
+        refresh.invokeInt(new Object[]{logDir.toAbsolutePath().toString(), (int) Math.min(Integer.MAX_VALUE, callBoundMillis())});
+    }
+
+    /** @return the kit's call bound in milliseconds (at least 1): the relay kills a host whose call outlives it */
+    static long callBoundMillis() {
+        return Math.max(1, Bounds.current().callNanos() / 1_000_000);
     }
 
     /** The sanitizer modes: the host executable each runs and the options it gets. */
@@ -100,6 +123,7 @@ final class HostRelay {
         Path key = Path.of(path + "#" + sanitizer);
         NativeLibraryHandle known = NativeLibraryHandle.cached(key);
         if (known != null) {
+            known.relay.refresh(logDir);
             return known;
         }
         NativeLibraryHandle.checkFile(library, path);
@@ -136,7 +160,7 @@ final class HostRelay {
         message.clear();
         // the relay kills a host whose call outlived the kit's call bound, with its spinning threads: the hang costs
         // its bound once, and whatever that process was doing is charged to GEN-TIME-1 (see check)
-        long bound = Math.max(1, Bounds.current().callNanos() / 1_000_000);
+        long bound = callBoundMillis();
         int status = relay.getFunction("NdkTckRelayStart").invokeInt(new Object[]{exe.toString(), path.toString(),
                 logDir.toAbsolutePath().toString(), envMem, envBytes.length, (int) Math.min(Integer.MAX_VALUE, bound), message, 1024});
         if (status != 0) {

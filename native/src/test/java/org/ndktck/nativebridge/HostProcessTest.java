@@ -72,9 +72,11 @@ class HostProcessTest {
         assertThat(r.code()).as(r.out() + r.err()).isEqualTo(1);
         assertThat(r.verdict("GEN-TIME-1")).as(r.out()).isEqualTo("FAIL");
         assertThat(r.verdict("MR-FR-4")).as(r.out()).isEqualTo("PASS");
-        // the process holding the hung call was killed with its spinning thread and replaced, and the hang is not
-        // rerun to confirm it: it costs its bound once
-        assertThat(message(r, "GEN-TIME-1")).contains(HostRelay.KILLED_FOR_HANG).doesNotContain("confirmed: rerun alone");
+        // the process holding the hung call is killed with its spinning thread and replaced, and the hang is not rerun
+        // to confirm it: it costs its bound once. The relay's kill and the kit's own bound fall due at the same moment,
+        // so the message is the relay's account of the kill or the kit's abandonment of the call, whichever came first
+        assertThat(message(r, "GEN-TIME-1")).containsAnyOf(HostRelay.KILLED_FOR_HANG, "had not returned after")
+                .doesNotContain("confirmed: rerun alone");
         assertThat(r.report().get("notes").toString()).doesNotContain("rerun alone");
     }
 
