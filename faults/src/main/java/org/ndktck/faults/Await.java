@@ -2,6 +2,7 @@ package org.ndktck.faults;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import org.ndktck.spec.CreateCompletion;
 import org.ndktck.spec.CreateResult;
@@ -54,6 +55,52 @@ final class Await {
             return r;
         }
         return cap.await() ? new CreateResult<>(cap.status, cap.object) : CreateResult.pending();
+    }
+
+    /**
+     * Turns a request's final status into a late completion: the wrapped request runs to its final status (as
+     * {@link #request}), and {@code later} is offered the delivery of that status to the consumer's completion. When
+     * {@code later} takes it (returns true) the consumer sees STATUS_PENDING; otherwise, or when there is no
+     * completion or the final status did not come, the wrapped provider's answer stands.
+     *
+     * @param inner      the wrapped request
+     * @param completion the consumer's completion (may be null)
+     * @param context    the consumer's request context
+     * @param later      schedules the delivery it is given and returns true, or returns false to leave it inline
+     * @return what the consumer sees inline
+     */
+    static NtStatus completeLater(Hooks.RequestCall inner, RequestCompletion completion, Object context, Predicate<Runnable> later) {
+        if (completion == null) {
+            return inner.invoke(null, context);
+        }
+        NtStatus s = request(inner, completion, context);
+        if (s == null || s.isPending()) {
+            return s;
+        }
+        return later.test(() -> completion.complete(context, s)) ? NtStatus.STATUS_PENDING : s;
+    }
+
+    /**
+     * {@link #completeLater} for a create: the created object (on success) travels with the late completion.
+     *
+     * @param inner      the wrapped create
+     * @param completion the consumer's completion (may be null)
+     * @param context    the consumer's create context
+     * @param later      schedules the delivery it is given and returns true, or returns false to leave it inline
+     * @param <T>        the object type
+     * @return what the consumer sees inline
+     */
+    static <T extends NdkObject> CreateResult<T> createLater(Hooks.CreateCall<T> inner, CreateCompletion<T> completion,
+                                                             Object context, Predicate<Runnable> later) {
+        if (completion == null) {
+            return inner.invoke(null, context);
+        }
+        CreateResult<T> r = create(inner, completion, context);
+        if (r == null || r.status() == null || r.status().isPending()) {
+            return r;
+        }
+        T object = NtStatus.STATUS_SUCCESS.equals(r.status()) ? r.object() : null;
+        return later.test(() -> completion.complete(context, r.status(), object)) ? CreateResult.pending() : r;
     }
 
     private abstract static class Capture {

@@ -108,6 +108,12 @@ public final class LegalBehaviours {
             this.adapter = a;
         }
 
+        /** {@link #deliver}, as {@link Await#completeLater} takes it: every delivery is taken. */
+        private boolean deliverAlways(Runnable completion) {
+            deliver(completion);
+            return true;
+        }
+
         private void deliver(Runnable completion) {
             switch (style) {
                 case EARLY -> adapter.deliveries().runAndWait(completion);
@@ -126,30 +132,13 @@ public final class LegalBehaviours {
 
         @Override
         public NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
-            if (completion == null) {
-                return inner.invoke(null, context);
-            }
-            NtStatus s = Await.request(inner, completion, context);
-            if (s == null || s.isPending()) {
-                return s;
-            }
-            deliver(() -> completion.complete(context, s));
-            return NtStatus.STATUS_PENDING;
+            return Await.completeLater(inner, completion, context, this::deliverAlways);
         }
 
         @Override
         public <T extends NdkObject> CreateResult<T> create(NdkCall call, NdkObject parent, CreateCompletion<T> completion, Object context,
                                                             CreateCall<T> inner) {
-            if (completion == null) {
-                return inner.invoke(null, context);
-            }
-            CreateResult<T> r = Await.create(inner, completion, context);
-            if (r == null || r.status() == null || r.status().isPending()) {
-                return r;
-            }
-            T object = NtStatus.STATUS_SUCCESS.equals(r.status()) ? r.object() : null;
-            deliver(() -> completion.complete(context, r.status(), object));
-            return CreateResult.pending();
+            return Await.createLater(inner, completion, context, this::deliverAlways);
         }
 
         @Override

@@ -149,28 +149,13 @@ public final class LegalIndependentProviders {
 
         @Override
         public NtStatus request(NdkCall call, NdkObject target, RequestCompletion completion, Object context, RequestCall inner) {
-            if (completion == null) {
-                return inner.invoke(null, context);
-            }
-            NtStatus s = Await.request(inner, completion, context);
-            if (s == null || s.isPending()) {
-                return s;
-            }
-            return deliverLater(() -> completion.complete(context, s)) ? NtStatus.STATUS_PENDING : s;
+            return Await.completeLater(inner, completion, context, this::deliverLater);
         }
 
         @Override
         public <T extends NdkObject> CreateResult<T> create(NdkCall call, NdkObject parent, CreateCompletion<T> completion, Object context,
                                                             CreateCall<T> inner) {
-            if (completion == null) {
-                return inner.invoke(null, context);
-            }
-            CreateResult<T> r = Await.create(inner, completion, context);
-            if (r == null || r.status() == null || r.status().isPending()) {
-                return r;
-            }
-            T object = NtStatus.STATUS_SUCCESS.equals(r.status()) ? r.object() : null;
-            return deliverLater(() -> completion.complete(context, r.status(), object)) ? CreateResult.pending() : r;
+            return Await.createLater(inner, completion, context, this::deliverLater);
         }
 
         @Override
