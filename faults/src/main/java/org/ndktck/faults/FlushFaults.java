@@ -29,6 +29,10 @@ import org.ndktck.spec.CloseCompletion;
  *   <li>{@code fault:RW-5/silent-cancel-unreported}: a request with SILENT_SUCCESS that completes with STATUS_CANCELLED
  *       (the provider cancels requests posted on a flushed QP) loses its CQ entry, as if SILENT_SUCCESS suppressed
  *       every status that is not an error of the request itself (RW-5: only a success is silent).</li>
+ *   <li>{@code fault:DEF-3/flush-drops-deferred}: a request posted with DEFER that is still held back when its QP is
+ *       flushed is thrown away: its CANCELLED entry never comes, though its post returned STATUS_SUCCESS and the
+ *       consumer ended the chain (DEF-3; a C provider that empties its held list at NdkFlush instead of cancelling it
+ *       behaves so).</li>
  * </ul>
  */
 final class FlushFaults {
@@ -40,7 +44,10 @@ final class FlushFaults {
         out.add(Variants.wrapped("fault:FL-1/receive-after-flush-never-cancelled",
                 "an NdkReceive posted after an NdkFlush is not cancelled by a later NdkFlush of its QP", ReceiveAfterFlush::new));
         out.add(Variants.wrapped("fault:RW-5/silent-cancel-unreported",
-                "a request with SILENT_SUCCESS that completes with STATUS_CANCELLED gets no CQ entry", SilentCancel::new));
+                "a request with SILENT_SUCCESS that completes with STATUS_CANCELLED gets no CQ entry",
+                () -> new SilentCancel(NdkOpFlags.SILENT_SUCCESS)));
+        out.add(Variants.wrapped("fault:DEF-3/flush-drops-deferred",
+                "a request posted with DEFER that NdkFlush cancels gets no CQ entry", () -> new SilentCancel(NdkOpFlags.DEFER)));
         return out;
     }
 
@@ -90,13 +97,19 @@ final class FlushFaults {
         }
     }
 
-    /** Drops the CANCELLED entries of requests posted with SILENT_SUCCESS. */
+    /** Drops the CANCELLED entries of requests posted with a flag (SILENT_SUCCESS, or DEFER). */
     static final class SilentCancel implements Hooks {
         private final Set<Object> silent = Collections.newSetFromMap(new IdentityHashMap<>());
+        private final int flag;
+
+        /** @param flag the NDK_OP_FLAG_* value whose requests lose their CANCELLED entries */
+        SilentCancel(int flag) {
+            this.flag = flag;
+        }
 
         @Override
         public NtStatus post(ForwardingQp qp, WorkRequest request, Function<WorkRequest, NtStatus> inner) {
-            if ((request.flags() & NdkOpFlags.SILENT_SUCCESS) != 0 && request.context() != null) {
+            if ((request.flags() & flag) != 0 && request.context() != null) {
                 synchronized (silent) {
                     silent.add(request.context());
                 }

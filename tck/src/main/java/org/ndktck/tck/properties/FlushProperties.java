@@ -6,6 +6,8 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Tag;
 import net.jqwik.api.constraints.IntRange;
 import org.ndktck.spec.NdkMrFlags;
+import org.ndktck.spec.NdkOpFlags;
+import org.ndktck.spec.NdkVersion;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
@@ -16,6 +18,7 @@ import org.ndktck.tck.harness.SessionTools;
 import org.ndktck.tck.harness.Violations;
 import org.ndktck.tck.harness.WorkRequest;
 
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -101,6 +104,80 @@ public class FlushProperties {
                 }
                 s.drain(s.target());
                 s.checkMemory("FL-1", "receives flushed by NdkFlush");
+            }
+        });
+    }
+
+    /**
+     * FL-1 and DEF-3 with deferred requests: the target posts {@code writes} NdkWrite requests (1 to 4, each of
+     * {@code n} bytes, 1 to 64, into its own slot of a peer region) with NDK_OP_FLAG_DEFER, so the provider may still
+     * hold them back, then calls NdkFlush, then ends the chain with an NdkWrite without DEFER (DEF-5 binds the kit:
+     * a chain ends with a request without the flag). Every request whose post returned STATUS_SUCCESS gets exactly
+     * one CQ entry (the deferred-processing page: a successful post always completes once the consumer ends its
+     * chain; DEF-3), with STATUS_SUCCESS (it ran before the flush) or STATUS_CANCELLED (the flush cancelled it,
+     * FL-1; the request that ends the chain, posted after the flush, may end with any error status). A write that
+     * succeeded moved its bytes; a cancelled one may have moved them or not, and nothing outside
+     * the slots changes. A provider that throws held requests away at a flush loses their completions. On an adapter
+     * older than NDKPI 1.2 (DEFER is not allowed, DEF-5) the same writes go without the flag.
+     *
+     * @param writes deferred writes before the flush
+     * @param n      bytes per write
+     */
+    @Property(tries = 60, edgeCases = EdgeCasesMode.MIXIN)
+    @Tag("FL-1")
+    @Tag("DEF-3")
+    void deferredRequestsHeldAtAFlushStillCompleteOnce(@ForAll @IntRange(min = 1, max = 4) int writes,
+            @ForAll @IntRange(min = 1, max = 64) int n) {
+        NdkSession.inTry(s -> {
+            try (SessionTools t = SessionTools.of(s)) {
+                s.qps();
+                int p = s.pageSize();
+                boolean defer = s.info().version().atLeast(NdkVersion.V1_2);
+                Registered src = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
+                Registered dst = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
+                List<WorkRequest> posted = new ArrayList<>();
+                List<Integer> slots = new ArrayList<>();
+                for (int i = 0; i <= writes; i++) {
+                    long off = (long) i * 64;
+                    boolean last = i == writes;
+                    WorkRequest wr = t.write(t.target(), new NdkSge[]{src.sge(off, n)}, dst.va() + off, dst.remoteToken(),
+                            last || !defer ? 0 : NdkOpFlags.DEFER);
+                    if (NtStatus.STATUS_SUCCESS.equals(wr.returned())) {
+                        posted.add(wr);
+                        slots.add(i);
+                    } else if (!last && !NtStatus.STATUS_PENDING.equals(wr.returned())) {
+                        // an inline failure of a valid request before the flush: DEF-4 and the posting rules judge it;
+                        // the chain ended there (the page's example), so the kit posts nothing more of it
+                        break;
+                    }
+                    if (i == writes - 1) {
+                        s.invoker().run("NdkFlush", () -> "NdkFlush(target QP)", () -> s.target().qp().flush());
+                    }
+                }
+                for (int k = 0; k < posted.size(); k++) {
+                    WorkRequest wr = posted.get(k);
+                    long off = (long) slots.get(k) * 64;
+                    String what = wr.detail() + (slots.get(k) < writes ? (defer ? " with DEFER" : "") + ", then NdkFlush of its QP"
+                            + (defer ? " and a request without DEFER that ends the chain" : "") : " posted after NdkFlush (it ends the chain)");
+                    NtStatus st = t.awaitEntry(wr, "DEF-3", "a CQ entry for every request whose post returned STATUS_SUCCESS: " + what);
+                    byte[] data = src.buffer().expected(src.bufferOffset() + off, n);
+                    if (NtStatus.STATUS_SUCCESS.equals(st)) {
+                        byte[] landed = dst.buffer().read(dst.bufferOffset() + off, n);
+                        if (!Arrays.equals(landed, data)) {
+                            throw Violations.of("FL-1", what, "the written bytes at the peer (the write completed with STATUS_SUCCESS)",
+                                    org.ndktck.tck.harness.Hex.differing(data, landed, off, "region byte"));
+                        }
+                        dst.buffer().expectWrite(dst.bufferOffset() + off, data);
+                    } else if (NtStatus.STATUS_CANCELLED.equals(st) || slots.get(k) == writes && st.isError()) {
+                        // the flush cancelled it; or it is the request that ends the chain, posted to a flushed QP,
+                        // for which the page names no status: any error, with its bytes moved or not
+                        dst.buffer().acceptActual(dst.bufferOffset() + off, n);
+                    } else {
+                        throw Violations.of("FL-1", what, "a CQ entry with STATUS_SUCCESS or STATUS_CANCELLED", "status " + st);
+                    }
+                }
+                s.drain(s.target());
+                s.checkMemory("FL-1", "deferred writes met by NdkFlush");
             }
         });
     }

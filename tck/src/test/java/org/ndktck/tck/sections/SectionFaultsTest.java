@@ -101,6 +101,7 @@ class SectionFaultsTest {
         for (String f : List.of("fault:DEF-2/entry-after-inline-failure", "fault:DEF-3/deferred-dropped", "fault:DEF-4/held-after-inline-failure")) {
             c.add(new Case(f, DeferProperties.class));
         }
+        c.add(new Case("fault:DEF-3/flush-drops-deferred", FlushProperties.class));
         for (String f : List.of("fault:CL-1/callback-after-success", "fault:CL-2/refuses-registered-mr", "fault:CL-5/close-leaves-requests",
                 "fault:CL-6/success-with-children")) {
             c.add(new Case(f, CloseProperties.class));
