@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
-import static org.ndktck.tck.harness.Hex.bytes;
 
 /**
  * The state of one one-adapter chain ({@link OneAdapterChainProperties}): its connections (each a target-side QP of
