@@ -141,7 +141,7 @@ final class DataPath {
                 fail(wr, NtStatus.STATUS_INVALID_PARAMETER);
                 return;
             }
-            Object holder = adapter.tokenHolder(wr.sgl[0].memoryRegionToken(), qp.pd);
+            Object holder = adapter.tokens.tokenHolder(wr.sgl[0].memoryRegionToken(), qp.pd);
             RemoteInvalidateRequest request = invalidateRequest(adapter, WorkRequestType.READ,
                     wr.sgl[0].memoryRegionToken(), holder, qp.pd);
             NtStatus status = adapter.policy.evaluate(Pieces.REMOTE_INVALIDATE, request);
@@ -180,7 +180,7 @@ final class DataPath {
     }
 
     private static Object remoteSpan(ReferenceAdapter adapter, ReferenceQp target, WorkRequest wr, long total) {
-        Object holder = adapter.tokenHolder(wr.remoteToken, target.pd);
+        Object holder = adapter.tokens.tokenHolder(wr.remoteToken, target.pd);
         if (!(holder instanceof Region region)) {
             return remoteWithoutRegistration(adapter, target, wr, total, holder);
         }
@@ -202,7 +202,7 @@ final class DataPath {
     private static Object remoteWithoutRegistration(ReferenceAdapter adapter, ReferenceQp target, WorkRequest wr,
                                                     long total, Object holder) {
         TokenOwner owner = ownerOf(holder);
-        LamMapping lam = owner == TokenOwner.PRIVILEGED ? adapter.lamHolding(wr.remoteAddress, total) : null;
+        LamMapping lam = owner == TokenOwner.PRIVILEGED ? adapter.lams.lamHolding(wr.remoteAddress, total) : null;
         RemoteAccessRequest request = new RemoteAccessRequest(adapter, wr.type, wr.remoteToken, wr.remoteAddress,
                 total, owner, null, holder == target.pd, lam != null);
         NtStatus status = adapter.policy.evaluate(Pieces.REMOTE_ACCESS, request);
@@ -227,13 +227,13 @@ final class DataPath {
     /** One local SGE: checks of {@link Pieces#LOCAL_ACCESS}, then its bytes as a span. */
     private static Object localSpan(ReferenceAdapter adapter, ReferenceQp qp, NdkSge sge, boolean sink,
                                     WorkRequestType type) {
-        Object holder = adapter.tokenHolder(sge.memoryRegionToken(), qp.pd);
+        Object holder = adapter.tokens.tokenHolder(sge.memoryRegionToken(), qp.pd);
         TokenOwner owner = ownerOf(holder);
         long address = sge.address();
         long length = sge.unsignedLength();
         Region region = holder instanceof Region r ? r : null;
         boolean samePd = region != null ? region.pd == qp.pd : holder == qp.pd;
-        LamMapping lam = owner == TokenOwner.PRIVILEGED ? adapter.lamHolding(address, length) : null;
+        LamMapping lam = owner == TokenOwner.PRIVILEGED ? adapter.lams.lamHolding(address, length) : null;
         boolean inBounds = region != null && adapter.policy.get(Pieces.BOUNDS).permits(region, address, length);
         LocalAccessRequest request = new LocalAccessRequest(adapter, type, sge, sink, owner, region, samePd,
                 lam != null, inBounds);
@@ -350,7 +350,7 @@ final class DataPath {
         }
         Region invalidate = null;
         if (send.type == WorkRequestType.SEND_AND_INVALIDATE) {
-            Object holder = adapter.tokenHolder(send.remoteToken, receive.qp.pd);
+            Object holder = adapter.tokens.tokenHolder(send.remoteToken, receive.qp.pd);
             RemoteInvalidateRequest request = invalidateRequest(adapter, WorkRequestType.SEND_AND_INVALIDATE,
                     send.remoteToken, holder, receive.qp.pd);
             NtStatus status = adapter.policy.evaluate(Pieces.REMOTE_INVALIDATE, request);
@@ -417,12 +417,12 @@ final class DataPath {
             long address = sge.address();
             long length = sge.unsignedLength();
             Span span = null;
-            if (adapter.tokenHolder(sge.memoryRegionToken(), qp.pd) instanceof Region r && r.live() && r.pd == qp.pd
+            if (adapter.tokens.tokenHolder(sge.memoryRegionToken(), qp.pd) instanceof Region r && r.live() && r.pd == qp.pd
                     && bounds.permits(r, address, length)) {
                 span = new Span(r.pages, r.position(address), length);
             }
             if (span == null) {
-                span = adapter.findRegion(qp.pd, address, length);
+                span = adapter.tokens.findRegion(qp.pd, address, length);
             }
             if (span == null) {
                 span = inlineFromLam(adapter, address, length);
@@ -442,7 +442,7 @@ final class DataPath {
 
     /** An INLINE SGE whose address is a LAM logical address: the model reads the LAM's pages. */
     private static Span inlineFromLam(ReferenceAdapter adapter, long address, long length) {
-        LamMapping lam = adapter.lamHolding(address, length);
+        LamMapping lam = adapter.lams.lamHolding(address, length);
         return lam == null ? null : new Span(lam.pages, address - lam.base, length);
     }
 }

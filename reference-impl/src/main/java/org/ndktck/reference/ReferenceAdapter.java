@@ -3,14 +3,11 @@ package org.ndktck.reference;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -41,8 +38,8 @@ import org.ndktck.spec.RequestCompletion;
 /**
  * The adapter of the reference model (see the package documentation): NdkQueryAdapterInfo, NdkCreatePd,
  * NdkCreateCq, NdkBuildLam, NdkReleaseLam, loopback connection and NdkCloseAdapter, plus the services its
- * objects share: the lock, the completion style, the token table, the logical address space, the queue of
- * work requests and the pool threads that call completions.
+ * objects share: the lock, the completion style, the token table ({@link TokenTable}), the logical address space
+ * ({@link LamSpace}), the queue of work requests and the pool threads that call completions.
  */
 public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     /** MaxTransferLength reported in NDK_ADAPTER_INFO: 1 GiB. */
@@ -74,21 +71,13 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
     private final NdkAdapterInfo info;
     private final NdkObjectHeader header;
     private final SplittableRandom random;
-    private final TokenAllocator tokenAllocator;
 
-    /**
-     * Token → what it names: Region, ReferencePd (privileged token) or ReferenceMr (token of an initialized
-     * fast-register MR). A token is scoped by the PD of the QP it is used through (MR-TOK-6 asks uniqueness within
-     * one PD only), so one value may name one holder of each PD; the list holds them in the order they were put.
-     */
-    private final Map<Integer, List<Object>> tokens = new HashMap<>();
-    /** Logical base → LAM. */
-    private final TreeMap<Long, LamMapping> lams = new TreeMap<>();
-    private long nextLogicalAddress = LOGICAL_ADDRESS_BASE;
+    /** The token table (what each token names). */
+    final TokenTable tokens;
+    /** The logical address space (the LAMs). */
+    final LamSpace lams = new LamSpace(this);
     /** The ordinal the next PD gets ({@link ReferencePd#ordinal}). */
     private int pdOrdinals;
-    /** The LAM {@link #lamAt} found last (a one-entry cache; checked for {@code live} before use). */
-    private LamMapping lastLam;
     private final Set<ReferenceObject> objects = new LinkedHashSet<>();
     /** Scheduled callbacks and pending requests whose completion has not returned. */
     private int inflight;
@@ -109,8 +98,8 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
                 MAX_INLINE_DATA_SIZE, MAX_READ_LIMIT, MAX_READ_LIMIT, MAX_QUEUE_DEPTH, MAX_QUEUE_DEPTH, MAX_CQ_DEPTH);
         this.header = new NdkObjectHeader(settings.ndkVersion(), NdkObjectType.ADAPTER);
         this.random = new SplittableRandom(settings.seed());
-        this.tokenAllocator = Objects.requireNonNull(
-                policy.get(Pieces.TOKEN_ALLOCATOR).newAllocator(settings.seed()), "token allocator");
+        this.tokens = new TokenTable(policy, Objects.requireNonNull(
+                policy.get(Pieces.TOKEN_ALLOCATOR).newAllocator(settings.seed()), "token allocator"));
     }
 
     /**
@@ -216,59 +205,12 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
                 return NtStatus.STATUS_INVALID_PARAMETER;
             }
             if (completion == null) {
-                return doBuildLam(mdl, length, lam);
+                return lams.build(mdl, length, lam);
             }
-            return request(null, () -> doBuildLam(mdl, length, lam), completion, requestContext);
+            return request(null, () -> lams.build(mdl, length, lam), completion, requestContext);
         } finally {
             lock.unlock();
         }
-    }
-
-    private NtStatus doBuildLam(Mdl mdl, long length, NdkLogicalAddressMapping lam) {
-        if (closed) {
-            return NtStatus.STATUS_CANCELLED;
-        }
-        MdlChainSummary chain = MdlChainSummary.walk(mdl, length, pageSize());
-        BuildLamRequest request = new BuildLamRequest(this, mdl, chain, length, lam.lamSize());
-        NtStatus status = policy.evaluate(Pieces.BUILD_LAM, request);
-        if (status.code() == NtStatus.STATUS_BUFFER_TOO_SMALL.code()) {
-            long needed = request.bytesNeeded();
-            if ((needed >>> 32) == 0) { // a size that fits in the ULONG *pLAMSize
-                lam.setLamSize((int) needed);
-            }
-            return status;
-        }
-        if (!status.equals(NtStatus.STATUS_SUCCESS)) {
-            return status;
-        }
-        PageMap pages = PageMap.fromChain(mdl, length, chain.mdlCount(), pageSize());
-        if (pages == null || pages.frameCount() == 0) {
-            return pages == null ? NtStatus.STATUS_INSUFFICIENT_RESOURCES : NtStatus.STATUS_INVALID_PARAMETER;
-        }
-        long size = (long) pages.frameCount() * pageSize();
-        long span = size + pageSize();
-        // the entries fit a ULONG *pLAMSize: at most PageMap.MAX_FRAMES (2^24) of them, 16 + 8 x 2^24 bytes
-        if (Long.compareUnsigned(span, Unsigned.MAX - nextLogicalAddress) > 0) {
-            return NtStatus.STATUS_INSUFFICIENT_RESOURCES;
-        }
-        long base = nextLogicalAddress;
-        nextLogicalAddress += span;
-        LamMapping mapping = new LamMapping(this, lam, base, pages);
-        lams.put(base, mapping);
-        rememberForRelease(lam, mapping);
-        long[] logical = new long[pages.frameCount()];
-        for (int i = 0; i < logical.length; i++) {
-            logical[i] = base + (long) i * pageSize();
-        }
-        lam.setPages(logical.length, logical);
-        lam.setFbo((int) (chain.virtualAddress() & (pageSize() - 1L)));
-        lam.setLamSize((int) NdkLogicalAddressMapping.bytesFor(logical.length));
-        return NtStatus.STATUS_SUCCESS;
-    }
-
-    /** Stores the mapping as the LAM's AdapterContext, where {@link #releaseLam} finds it. */
-    private static void rememberForRelease(NdkLogicalAddressMapping lam, LamMapping mapping) {
-        lam.setAdapterContext(mapping);
     }
 
     @Override
@@ -276,18 +218,9 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         Objects.requireNonNull(lam, "lam");
         lock.lock();
         try {
-            unmap(lam);
+            lams.unmap(lam);
         } finally {
             lock.unlock();
-        }
-    }
-
-    /** Under the lock: ends the LAM's mapping when it is a live LAM of this adapter; otherwise does nothing. */
-    private void unmap(NdkLogicalAddressMapping lam) {
-        if (lam.adapterContext() instanceof LamMapping mapping && mapping.adapter == this
-                && mapping.owner == lam && mapping.live) {
-            mapping.live = false;
-            lams.remove(mapping.base);
         }
     }
 
@@ -346,10 +279,7 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         for (ReferenceObject o : open) {
             o.forceClose();
         }
-        for (LamMapping m : lams.values()) {
-            m.live = false;
-        }
-        lams.clear();
+        lams.releaseAll();
     }
 
     /** @return how many of this adapter's callbacks are running on the calling thread (more than 0 only when the consumer closes the adapter from a callback) */
@@ -571,139 +501,11 @@ public final class ReferenceAdapter implements NdkAdapter, AdapterView {
         return callbackFailures.get();
     }
 
-    // ------------------------------------------------------------------ tokens
-
-    /**
-     * Under the lock: a fresh token from the {@code token-allocator} piece for a holder of {@code pd}. The request's
-     * {@code inUse} is adapter-wide, its {@code inUseOnPd} only the tokens of {@code pd}.
-     */
-    int allocateToken(ReferencePd pd, TokenPurpose purpose, int previous) {
-        return tokenAllocator.allocate(new TokenRequest(purpose, previous, tokens::containsKey, pd.ordinal,
-                t -> holderOn(t, pd) != null));
-    }
+    // ------------------------------------------------------------------ PDs
 
     /** Under the lock: the next PD's ordinal (0, 1, 2, ... in creation order). */
     int nextPdOrdinal() {
         return pdOrdinals++;
-    }
-
-    /** Under the lock. */
-    void putToken(int token, Object holder) {
-        tokens.computeIfAbsent(token, k -> new ArrayList<>(1)).add(holder);
-    }
-
-    /** Under the lock: removes the token only while it still names {@code holder}. */
-    void removeToken(int token, Object holder) {
-        List<Object> holders = tokens.get(token);
-        if (holders != null && holders.remove(holder) && holders.isEmpty()) {
-            tokens.remove(token);
-        }
-    }
-
-    /**
-     * Under the lock: what the token names for a request made through a QP of {@code pd} (Region, ReferencePd,
-     * ReferenceMr) or null. A holder of {@code pd} comes first; else a holder of another PD, so that the PD checks
-     * of the access pieces still see (and refuse) a token of another PD. O(holders of the value).
-     */
-    Object tokenHolder(int token, ReferencePd pd) {
-        List<Object> holders = tokens.get(token);
-        if (holders == null) {
-            return null;
-        }
-        Object own = holderOn(token, pd);
-        return own != null ? own : holders.get(0);
-    }
-
-    /** Under the lock: the holder of {@code token} that belongs to {@code pd}, or null. */
-    private Object holderOn(int token, ReferencePd pd) {
-        List<Object> holders = tokens.get(token);
-        if (holders == null) {
-            return null;
-        }
-        for (Object h : holders) {
-            if (pdOf(h) == pd) {
-                return h;
-            }
-        }
-        return null;
-    }
-
-    private static ReferencePd pdOf(Object holder) {
-        if (holder instanceof Region r) {
-            return r.pd;
-        }
-        if (holder instanceof ReferenceMr m) {
-            return m.pd;
-        }
-        return holder instanceof ReferencePd p ? p : null;
-    }
-
-    /**
-     * Under the lock: retires a registration's token if the {@code token-retirement} piece says the event
-     * does; a registration still pending (a fast registration not yet processed) always dies.
-     *
-     * @return true when the registration no longer grants access
-     */
-    boolean retire(Region region, RetireEvent event) {
-        if (region.state == Region.State.DEAD) {
-            return true;
-        }
-        if (region.state == Region.State.PENDING || policy.get(Pieces.TOKEN_RETIREMENT).retires(event)) {
-            region.state = Region.State.DEAD;
-            removeToken(region.token(), region);
-            return true;
-        }
-        return false;
-    }
-
-    /**
-     * Under the lock: a live registration of {@code pd} holding [address, address + length), found by address
-     * (for INLINE requests, whose token is ignored). Linear in the number of tokens; used only for INLINE.
-     */
-    Span findRegion(ReferencePd pd, long address, long length) {
-        RegionBounds bounds = policy.get(Pieces.BOUNDS);
-        for (List<Object> holders : tokens.values()) {
-            for (Object holder : holders) {
-                if (holder instanceof Region r && r.live() && r.pd == pd && bounds.permits(r, address, length)) {
-                    return new Span(r.pages, r.position(address), length);
-                }
-            }
-        }
-        return null;
-    }
-
-    // ------------------------------------------------------------------ logical addresses
-
-    /**
-     * Under the lock: the live LAM whose run starts at or below {@code address}, or null. The LAM found last is
-     * tried first: the pages of one NdkFastRegister nearly always lie in one LAM, and a TreeMap lookup with a
-     * boxed key per page was most of that call's cost. LAM runs are disjoint, so a live LAM that contains
-     * {@code address} is exactly the one {@code floorEntry} would find.
-     */
-    LamMapping lamAt(long address) {
-        LamMapping cached = lastLam;
-        if (cached != null && cached.live && cached.contains(address, 1)) {
-            return cached;
-        }
-        Map.Entry<Long, LamMapping> e = Long.compareUnsigned(address, LOGICAL_ADDRESS_BASE) < 0 ? null
-                : lams.floorEntry(address);
-        if (e == null) {
-            return null;
-        }
-        lastLam = e.getValue();
-        return e.getValue();
-    }
-
-    /** Under the lock: the live LAM whose run contains the byte at {@code address}, or null. */
-    LamMapping lamContaining(long address) {
-        LamMapping lam = lamAt(address); // tries the LAM found last first
-        return lam != null && lam.contains(address, 1) ? lam : null;
-    }
-
-    /** Under the lock: the live LAM holding all of [address, address + length), or null. */
-    LamMapping lamHolding(long address, long length) {
-        LamMapping lam = lamAt(address);
-        return lam != null && lam.contains(address, length) ? lam : null;
     }
 
     // ------------------------------------------------------------------ work requests

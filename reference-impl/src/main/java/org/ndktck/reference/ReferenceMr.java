@@ -85,11 +85,11 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
             return NtStatus.STATUS_INSUFFICIENT_RESOURCES;
         }
         int access = adapter.policy.get(Pieces.MR_ACCESS_FLAGS).access(flags);
-        int fresh = adapter.allocateToken(pd, TokenPurpose.REGISTER, token);
+        int fresh = adapter.tokens.allocateToken(pd, TokenPurpose.REGISTER, token);
         long va = chain.virtualAddress();
         Region r = new Region(this, fresh, va, extent, (int) (va & (pageSize - 1L)), access, false, pages,
                 Region.State.LIVE);
-        adapter.putToken(fresh, r);
+        adapter.tokens.putToken(fresh, r);
         token = fresh;
         region = r;
         state = MrState.REGISTERED;
@@ -121,7 +121,7 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
             return status;
         }
         if (region != null) {
-            adapter.retire(region, RetireEvent.DEREGISTER);
+            adapter.tokens.retire(region, RetireEvent.DEREGISTER);
         }
         region = null;
         state = MrState.CREATED;
@@ -157,10 +157,10 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
         }
         this.remoteAccess = remote;
         this.initializedPageCount = adapterPageCount;
-        if (state != MrState.INITIALIZED || adapter.tokenHolder(token, pd) != this) {
+        if (state != MrState.INITIALIZED || adapter.tokens.tokenHolder(token, pd) != this) {
             // the MR's own token until its first fast registration: reserved, grants nothing
-            int fresh = adapter.allocateToken(pd, TokenPurpose.INITIALIZE_FAST_REGISTER, token);
-            adapter.putToken(fresh, this);
+            int fresh = adapter.tokens.allocateToken(pd, TokenPurpose.INITIALIZE_FAST_REGISTER, token);
+            adapter.tokens.putToken(fresh, this);
             token = fresh;
         }
         state = MrState.INITIALIZED;
@@ -186,11 +186,11 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
         int placement = adapter.policy.get(Pieces.FBO_PLACEMENT).firstByteOffset(fbo, baseVirtualAddress, pageSize);
         int firstByteOffset = Math.floorMod(placement, pageSize);
         int access = adapter.policy.get(Pieces.FR_ACCESS_FLAGS).access(flags);
-        int fresh = adapter.allocateToken(pd, TokenPurpose.FAST_REGISTER, token);
+        int fresh = adapter.tokens.allocateToken(pd, TokenPurpose.FAST_REGISTER, token);
         releaseOwnToken();
         Region r = new Region(this, fresh, baseVirtualAddress, length, firstByteOffset, access, true, pages,
                 Region.State.PENDING);
-        adapter.putToken(fresh, r);
+        adapter.tokens.putToken(fresh, r);
         token = fresh;
         region = r;
         state = MrState.FAST_REGISTERED;
@@ -207,13 +207,13 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
      * table; a token held by a registration is left to it.
      */
     private void releaseOwnToken() {
-        adapter.removeToken(token, this);
+        adapter.tokens.removeToken(token, this);
     }
 
     /** Under the lock: a fast registration was processed. */
     void fastRegistrationTookEffect(Region r) {
         if (liveRegion != null && liveRegion != r) {
-            adapter.retire(liveRegion, RetireEvent.REPLACED);
+            adapter.tokens.retire(liveRegion, RetireEvent.REPLACED);
         }
         r.state = Region.State.LIVE;
         liveRegion = r;
@@ -221,7 +221,7 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
 
     /** Under the lock: a registration of this MR stopped (or should stop) granting access. */
     void invalidated(Region r, RetireEvent event) {
-        forgetLiveRegion(r, adapter.retire(r, event));
+        forgetLiveRegion(r, adapter.tokens.retire(r, event));
         if (region == r && state == MrState.FAST_REGISTERED) {
             state = MrState.INVALIDATED;
         }
@@ -259,10 +259,10 @@ final class ReferenceMr extends ReferenceObject implements NdkMr {
     @Override
     void onCloseStarted() {
         if (region != null) {
-            adapter.retire(region, RetireEvent.CLOSE);
+            adapter.tokens.retire(region, RetireEvent.CLOSE);
         }
         if (liveRegion != null) {
-            adapter.retire(liveRegion, RetireEvent.CLOSE);
+            adapter.tokens.retire(liveRegion, RetireEvent.CLOSE);
         }
         releaseOwnToken();
     }

@@ -26,8 +26,8 @@ final class ReferencePd extends ReferenceObject implements NdkPd {
     ReferencePd(ReferenceAdapter adapter) {
         super(adapter, NdkObjectType.PD);
         this.ordinal = adapter.nextPdOrdinal();
-        this.privilegedToken = adapter.allocateToken(this, TokenPurpose.PRIVILEGED, 0);
-        adapter.putToken(privilegedToken, this);
+        this.privilegedToken = adapter.tokens.allocateToken(this, TokenPurpose.PRIVILEGED, 0);
+        adapter.tokens.putToken(privilegedToken, this);
     }
 
     @Override
@@ -37,7 +37,7 @@ final class ReferencePd extends ReferenceObject implements NdkPd {
 
     @Override
     void onClosed() {
-        adapter.removeToken(privilegedToken, this);
+        adapter.tokens.removeToken(privilegedToken, this);
     }
 
     @Override

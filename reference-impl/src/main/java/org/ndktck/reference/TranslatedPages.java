@@ -47,7 +47,7 @@ record TranslatedPages(long[] frames, int firstMisalignedPage, int firstUnmapped
                 firstMisaligned = i;
             }
             // lamContaining tries the LAM of the previous entry first (the adapter's one-entry cache)
-            LamMapping lam = adapter.lamContaining(page);
+            LamMapping lam = adapter.lams.lamContaining(page);
             if (lam == null) {
                 break;
             }
@@ -87,7 +87,7 @@ record TranslatedPages(long[] frames, int firstMisalignedPage, int firstUnmapped
      * @return the live LAM that holds {@code first} and the {@code count} PAGE_SIZE pages from it on, or null
      */
     private static LamMapping lamHoldingRun(ReferenceAdapter adapter, long first, int count, int pageShift) {
-        LamMapping lam = adapter.lamContaining(first);
+        LamMapping lam = adapter.lams.lamContaining(first);
         return lam != null && Long.compareUnsigned((long) count << pageShift, lam.size() - (first - lam.base)) <= 0 ? lam : null;
     }
 }

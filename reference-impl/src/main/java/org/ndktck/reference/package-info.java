@@ -17,8 +17,9 @@
  * {@link org.ndktck.reference.Pieces} run in order; the first failure is the result. All range arithmetic is
  * unsigned and cannot wrap ({@link org.ndktck.reference.Unsigned}). An MDL chain is walked once
  * ({@link org.ndktck.reference.MdlChainSummary}), cycles included.</li>
- * <li><b>Tokens.</b> One 32-bit token per registration serves as local and remote token. A table maps each
- * live token to its registration (O(1) lookup, independent of the number of MRs). Tokens are fresh on every
+ * <li><b>Tokens.</b> One 32-bit token per registration serves as local and remote token. A table
+ * ({@link org.ndktck.reference.TokenTable}) maps each live token to its registration (O(1) lookup, independent
+ * of the number of MRs). Tokens are fresh on every
  * registration and fast registration, never 0, never a PD's privileged token, and retired on deregistration,
  * invalidation (local, remote, read-with-invalidate) and close. The privileged token of a PD grants local
  * access to LAM logical addresses only, never remote access.</li>
@@ -27,7 +28,7 @@
  * at most 16 bytes a page plus a constant. Bytes move only between {@link org.ndktck.spec.HostMemory} page
  * frames, page by page; MDL virtual addresses are used as region bases, never dereferenced (MR-REG-3).
  * LAM logical addresses are allocated from {@code 0x8000_0000_0000} upward, one run per LAM with an unmapped
- * guard page after it, so they never equal PFN × PAGE_SIZE.</li>
+ * guard page after it, so they never equal PFN × PAGE_SIZE ({@link org.ndktck.reference.LamSpace}).</li>
  * <li><b>Data path.</b> Two QPs of one adapter connected with {@code connectLoopback} exchange Read, Write,
  * Send, SendAndInvalidate and Receive. A Send checks its sources when processed and then waits at the peer
  * for a Receive. Every check (token, PD, access rights, byte-exact bounds of the target

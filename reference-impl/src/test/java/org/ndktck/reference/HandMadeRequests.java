@@ -52,7 +52,7 @@ final class HandMadeRequests {
         }
         real.lock.lock();
         try {
-            return real.lamContaining(logicalAddress) != null;
+            return real.lams.lamContaining(logicalAddress) != null;
         } finally {
             real.lock.unlock();
         }

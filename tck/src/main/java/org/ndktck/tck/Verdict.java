@@ -27,4 +27,21 @@ public enum Verdict {
     public boolean fails(boolean strict) {
         return this == FAIL || (strict && this == ADVISORY);
     }
+
+    /**
+     * Marks a violation of a kit-interpretation rule that reached memory outside what the kit supplied (the
+     * property's own probe): such a finding stays FAIL. Here, beside the verdicts, so that the harness and the
+     * properties that write it need not reach up to the runner that reads it.
+     */
+    public static final String MEMORY_EXPOSED = "memory exposed: ";
+
+    /**
+     * @param rule a catalog rule, or null for an ID the catalog lacks
+     * @return true when a broken check of the rule is reported ADVISORY, not FAIL: its basis is KIT_INTERPRETATION and
+     *     the catalog names no memory exposure, data loss, stated duty or founding rule it guards
+     *     ({@link org.ndktck.spec.rules.Rule#failIsAdvisory})
+     */
+    public static boolean kitInterpretationOnly(org.ndktck.spec.rules.Rule rule) {
+        return rule != null && rule.failIsAdvisory();
+    }
 }

@@ -274,8 +274,8 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
 
     /**
      * A property whose failure the verdicts report ADVISORY, not FAIL (a violation of a rule whose basis is
-     * KIT_INTERPRETATION and that guards nothing, {@link org.ndktck.tck.runner.Verdicts#kitInterpretationOnly}, without
-     * the note {@value org.ndktck.tck.runner.Verdicts#MEMORY_EXPOSED}) ends successful on the JUnit Platform, so it does
+     * KIT_INTERPRETATION and that guards nothing, {@link org.ndktck.tck.Verdict#kitInterpretationOnly}, without
+     * the note {@value org.ndktck.tck.Verdict#MEMORY_EXPOSED}) ends successful on the JUnit Platform, so it does
      * not turn a provider's own build red; the run's ledger keeps the failure, so the reports, the end-of-plan summary
      * ({@code ndk-tck: 0 FAIL, 1 ADVISORY; ...}) and the command line's verdicts still show the finding. Unless
      * {@value #STRICT} is true.
@@ -294,8 +294,8 @@ public final class KitLifecycle implements AroundPropertyHook, AroundTryHook, Sk
                 v = rv;
             }
         }
-        if (v == null || String.valueOf(v.getMessage()).contains(org.ndktck.tck.runner.Verdicts.MEMORY_EXPOSED)
-                || !org.ndktck.tck.runner.Verdicts.kitInterpretationOnly(
+        if (v == null || String.valueOf(v.getMessage()).contains(org.ndktck.tck.Verdict.MEMORY_EXPOSED)
+                || !org.ndktck.tck.Verdict.kitInterpretationOnly(
                         org.ndktck.spec.rules.RuleCatalog.standard().find(v.ruleId()).orElse(null))) {
             return result;
         }

@@ -11,6 +11,7 @@ import org.ndktck.tck.harness.CurrentProperty;
 import org.ndktck.tck.harness.FrScenario;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.Violations;
+import org.ndktck.tck.RunLedger;
 
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -61,7 +62,7 @@ final class Checks {
     static WrOutcome neverRegistered(NdkSession s, FrScenario sc, String rule, Supplier<String> why) {
         WrOutcome o = sc.post();
         if (FrScenario.registered(o)) {
-            if (org.ndktck.tck.runner.Verdicts.kitInterpretationOnly(org.ndktck.spec.rules.RuleCatalog.standard().find(rule).orElse(null))) {
+            if (org.ndktck.tck.Verdict.kitInterpretationOnly(org.ndktck.spec.rules.RuleCatalog.standard().find(rule).orElse(null))) {
                 exposureProbe(s, sc, o, rule, why);
             }
             throw Violations.of(rule, o.call(), why.get() + ": never registered (an inline error, or a CQ entry with an error status)", o.describe());
@@ -75,7 +76,7 @@ final class Checks {
      * ADVISORY) is a FAIL only when it reaches memory outside what the kit supplied: the peer writes a pattern at the
      * start and the end of the requested region with the MR's remote token; a guard-frame access or any byte changed
      * outside the pages the kit handed the provider for this registration fails the rule with the note
-     * {@value org.ndktck.tck.runner.Verdicts#MEMORY_EXPOSED}(a FAIL, not ADVISORY); whatever changed inside them is
+     * {@value org.ndktck.tck.Verdict#MEMORY_EXPOSED}(a FAIL, not ADVISORY); whatever changed inside them is
      * accepted.
      */
     private static void exposureProbe(NdkSession s, FrScenario sc, WrOutcome o, String rule, Supplier<String> why) {
@@ -92,7 +93,7 @@ final class Checks {
             s.peerWrite(base + k, token, data);
         }
         sc.buffer().acceptActual(0, (int) Math.min(Integer.MAX_VALUE, sc.buffer().size()));
-        s.checkMemory(rule, () -> org.ndktck.tck.runner.Verdicts.MEMORY_EXPOSED + o.call() + " (" + why.get()
+        s.checkMemory(rule, () -> org.ndktck.tck.Verdict.MEMORY_EXPOSED + o.call() + " (" + why.get()
                 + ") was accepted, and the peer's writes with its remote token changed memory outside the pages the kit supplied");
     }
 
@@ -150,5 +151,18 @@ final class Checks {
             out.add(classOf.apply(e.value()));
         }
         return out;
+    }
+
+    /**
+     * Records that the provider accepted a call the consumer rule {@code consumerRule} forbids.
+     *
+     * @param consumerRule the rule the kit broke on purpose
+     * @param call         the call, with its arguments
+     * @param what         what was forbidden about it
+     */
+    static void accepted(String consumerRule, String call, String what) {
+        RunLedger.advisory(consumerRule, "the kit broke this consumer rule on purpose (" + what + "): " + call
+                + " was accepted; a provider may refuse it, and the kit checked under SEC-1 that no token reached more "
+                + "than its registration granted");
     }
 }

@@ -11,21 +11,17 @@ import org.ndktck.spec.Mdl;
 import org.ndktck.spec.NdkCq;
 import org.ndktck.spec.NdkMr;
 import org.ndktck.spec.NdkMrFlags;
-import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkResult;
 import org.ndktck.spec.NdkResultEx;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
 import org.ndktck.tck.RuleViolation;
-import org.ndktck.tck.harness.Access;
-import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.Hex;
 import org.ndktck.tck.harness.HostBuffer;
 import org.ndktck.tck.harness.Lam;
 import org.ndktck.tck.harness.NdkKit;
 import org.ndktck.tck.harness.NdkSession;
 import org.ndktck.tck.harness.Outcome;
-import org.ndktck.tck.harness.Probes;
 import org.ndktck.tck.harness.QpRef;
 import org.ndktck.tck.harness.Refusals;
 import org.ndktck.tck.harness.Region;
@@ -35,7 +31,7 @@ import org.ndktck.tck.harness.SessionTools;
 import org.ndktck.tck.harness.TckConfig;
 import org.ndktck.tck.harness.Violations;
 import org.ndktck.tck.harness.WorkRequest;
-import org.ndktck.tck.harness.WrOutcome;
+import org.ndktck.tck.properties.ConcurrentThreadSteps.FrMade;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,6 +42,16 @@ import java.util.SplittableRandom;
 
 import static org.ndktck.tck.harness.Hex.u32;
 import static org.ndktck.tck.harness.Hex.u64;
+import static org.ndktck.tck.properties.ConcurrentThreadSteps.SLOT;
+import static org.ndktck.tck.properties.ConcurrentThreadSteps.poll;
+import static org.ndktck.tck.properties.ConcurrentThreadSteps.slot;
+import static org.ndktck.tck.properties.ConcurrentThreadSteps.pattern;
+import static org.ndktck.tck.properties.ConcurrentThreadSteps.fastRegisterOrInvalidate;
+import static org.ndktck.tck.properties.ConcurrentThreadSteps.deregisterThenProbe;
+import static org.ndktck.tck.properties.ConcurrentThreadSteps.writeSlot;
+import static org.ndktck.tck.properties.ConcurrentThreadSteps.readOwnSlot;
+import static org.ndktck.tck.properties.ConcurrentReachChecks.reachesOwnRegionOnly;
+import static org.ndktck.tck.properties.ConcurrentReachChecks.deniedAt;
 
 /**
  * Concurrent calls on one adapter: several kit threads call into ONE adapter at once, as the
@@ -72,9 +78,6 @@ import static org.ndktck.tck.harness.Hex.u64;
 @NdkKit
 public class ConcurrentCallsProperties {
     private static final int REMOTE_RW = NdkMrFlags.ALLOW_REMOTE_READ | NdkMrFlags.ALLOW_REMOTE_WRITE;
-    private static final int FR_FLAGS = NdkOpFlags.ALLOW_REMOTE_READ | NdkOpFlags.ALLOW_REMOTE_WRITE;
-    /** Bytes of one slot: each (thread, step) writes its own slot, so no two writes of a try overlap. */
-    private static final int SLOT = 16;
 
     /** @return kit threads: 2 to 4 at the standard profile (2 at smoke, up to 8 at deep) */
     @Provide
@@ -206,53 +209,7 @@ public class ConcurrentCallsProperties {
         });
     }
 
-    /** One poll of the shared CQ by the poller thread: the entries are kept for the kit's matching after the schedule. */
-    private static String poll(NdkSession s, NdkCq cq, int want, boolean ex, List<Object> polled) {
-        String call = (ex ? "NdkGetCqResultsEx" : "NdkGetCqResults") + "(shared CQ, nResults=" + want + ")";
-        int n;
-        Object[] got;
-        if (ex) {
-            NdkResultEx[] buf = new NdkResultEx[want];
-            n = s.completions().getCqResultsEx(cq, buf);
-            got = buf;
-        } else {
-            NdkResult[] buf = new NdkResult[want];
-            n = s.completions().getCqResults(cq, buf);
-            got = buf;
-        }
-        if (n < 0 || n > want) {
-            throw Violations.of("CQ-1", call, "a count between 0 and " + want, "returned " + n);
-        }
-        StringBuilder sb = new StringBuilder(call + " -> " + n);
-        for (int i = 0; i < n; i++) {
-            if (got[i] == null) {
-                throw Violations.of("CQ-1", call, n + " entries filled", "entry " + i + " is null");
-            }
-            polled.add(got[i]);
-            Object ctx = got[i] instanceof NdkResultEx x ? x.requestContext() : ((NdkResult) got[i]).requestContext();
-            sb.append(i == 0 ? ": " : ", ").append(ctx);
-        }
-        return sb.toString();
-    }
-
-    private static long slot(int thread, int step, int steps) {
-        return (long) (thread * (steps + 1) + step) * SLOT;
-    }
-
-    /** The bytes thread {@code i} writes at step {@code k}: distinct for every (seed, thread, step). */
-    private static byte[] pattern(long seed, int i, int k) {
-        byte[] b = new byte[SLOT];
-        new SplittableRandom(seed ^ ((long) i << 40) ^ ((long) k << 20) ^ 0x5DEECE66DL).nextBytes(b);
-        b[0] = (byte) i;
-        b[1] = (byte) k;
-        return b;
-    }
-
     // ------------------------------------------------------------------ (b) fast-register and invalidate, one PD
-
-    /** One fast registration a thread made: the MR, where it was, its token. */
-    private record FrMade(int thread, FastRegion region, boolean[] live) {
-    }
 
     /**
      * MR-TOK-6, INV-4, MR-FR-10: {@code threads} kit threads fast-register and invalidate MRs of ONE PD at once,
@@ -344,77 +301,6 @@ public class ConcurrentCallsProperties {
                 }
             }
         });
-    }
-
-    /** A thread's step of (b): fast-register its MR when it is not registered, invalidate it when it is; awaited on its own CQ. */
-    private static String fastRegisterOrInvalidate(NdkSession s, SessionTools t, QpRef q, int me, Object[] m, long base,
-                                                   List<FrMade> made, Map<NdkMr, FrMade[]> current) {
-        NdkMr mr = (NdkMr) m[3];
-        FrMade[] now = current.get(mr);
-        if (now[0] != null && now[0].live()[0]) {
-            WorkRequest wr = t.invalidate(q, mr, 0);
-            WrOutcome o = t.complete(wr);
-            if (Refusals.isAllowedRefusal(o.status())) {
-                return wr.detail() + " -> " + o.describe();
-            }
-            if (!o.succeeded()) {
-                throw Violations.of("INV-4", o.call(), "STATUS_SUCCESS for the invalidation of a fast-registered MR", o.describe());
-            }
-            now[0].live()[0] = false;
-            return wr.detail() + " of the MR with token " + u32(now[0].region().token()) + " -> " + o.describe();
-        }
-        HostBuffer b = (HostBuffer) m[0];
-        Lam lam = (Lam) m[2];
-        int pages = (int) m[4];
-        int fbo = (int) m[5];
-        long length = (long) m[6];
-        WorkRequest wr = t.fastRegister(q, mr, pages, lam.pages(), fbo, length, base, FR_FLAGS);
-        WrOutcome o = t.complete(wr);
-        if (Refusals.isAllowedRefusal(o.returned()) || Refusals.isAllowedRefusal(o.status())) {
-            return wr.detail() + " -> " + o.describe();
-        }
-        if (!o.succeeded()) {
-            throw Violations.of("MR-FRI-2", o.call(), "STATUS_SUCCESS for a valid fast registration within the initialized page count",
-                    o.describe());
-        }
-        int token = s.remoteToken(mr);
-        FastRegion r = new FastRegion(b, (Mdl) m[1], lam, mr, pages, fbo, length, base, FR_FLAGS, token, s.localToken(mr));
-        FrMade f = new FrMade(me, r, new boolean[]{true});
-        made.add(f);
-        now[0] = f;
-        return wr.detail() + " -> " + o.describe() + ", remote token " + u32(token);
-    }
-
-    /**
-     * One peer write and read back at the region's first and last bytes, each followed by a memory check: the
-     * access must succeed (rule {@code reachRule}) and change no byte outside the region (MR-TOK-6: the token
-     * reached another region).
-     */
-    private static void reachesOwnRegionOnly(NdkSession s, Region r, String reachRule, String what) {
-        int n = (int) Math.min(8, r.length());
-        for (long k : new long[]{0, r.length() - n}) {
-            Access w = Probes.writeInside(s, r, k, n);
-            s.checkMemory("MR-TOK-6", () -> w.describe() + " with the token of " + what + " (no other region may change)");
-            Access rd = Probes.readInside(s, r, k, n);
-            if (!w.succeeded() || !rd.succeeded() || !Arrays.equals(rd.data(), Probes.actualAt(r, k, n))
-                    || !Arrays.equals(rd.data(), Probes.expectedAt(r, k, n))) {
-                throw Violations.of(reachRule, w.describe() + "; " + rd.describe(),
-                        "the token of " + what + " reaches its own region at absolute addresses (write, then read back)",
-                        w.outcome().describe() + "; " + rd.outcome().describe());
-            }
-        }
-    }
-
-    /** A peer write and read with a dead token at {@code address}: both must fail and no byte may change. */
-    private static void deniedAt(NdkSession s, Region dead, long address, String rule, String what) {
-        int n = (int) Math.min(8, dead.length());
-        Access w = Probes.writeAt(s, dead, address, n);
-        Access rd = Probes.readAt(s, dead, address, n);
-        if (w.succeeded() || rd.succeeded()) {
-            throw Violations.of(rule, w.describe() + "; " + rd.describe(), "the token " + u32(dead.remoteToken()) + " of " + what
-                    + " reaches nothing once that call has completed", w.outcome().describe() + "; " + rd.outcome().describe());
-        }
-        s.checkMemory(rule, () -> w.describe() + " with the token of " + what + " (it must change nothing)");
     }
 
     // ------------------------------------------------------------------ (c) token reads while registrations complete
@@ -604,53 +490,5 @@ public class ConcurrentCallsProperties {
                 }
             }
         });
-    }
-
-    private static String deregisterThenProbe(NdkSession s, SessionTools t, QpRef q, Registered own, Registered victim,
-                                              boolean[] deregistered, int v) {
-        Outcome o = s.deregister(victim.mr());
-        if (!o.succeeded()) {
-            if (Refusals.isAllowedRefusal(o.status())) {
-                return o.call() + " -> " + o.describe();
-            }
-            throw Violations.of("MR-DEREG-2", o.call(), "STATUS_SUCCESS for the deregistration of a registered MR", o.describe());
-        }
-        deregistered[v] = true;
-        long address = victim.va();
-        WorkRequest wr = t.write(q, new NdkSge[]{own.sge(0, SLOT)}, address, victim.remoteToken(), 0);
-        WrOutcome w = t.complete(wr);
-        if (w.succeeded()) {
-            throw Violations.of("MR-DEREG-3", wr.detail(), "an error: the remote token " + u32(victim.remoteToken())
-                    + " of an MR whose NdkDeregisterMr has completed reaches nothing", w.describe());
-        }
-        return o.call() + " of the MR with token " + u32(victim.remoteToken()) + " -> " + o.describe() + "; then " + wr.detail() + " -> " + w.describe();
-    }
-
-    private static String writeSlot(SessionTools t, QpRef q, Registered own, Registered r, long off, byte[] data, byte[][] wrote, int step) {
-        WorkRequest wr = t.write(q, new NdkSge[]{own.sge(off, SLOT)}, r.va() + off, r.remoteToken(), 0);
-        if (Refusals.isAllowedRefusal(wr.returned())) {
-            return wr.detail() + " -> " + wr.returned();
-        }
-        WrOutcome o = t.complete(wr);
-        if (!o.succeeded()) {
-            throw Violations.of("MR-REG-3", wr.detail(), "STATUS_SUCCESS for a write inside a registered MR that stays registered", o.describe());
-        }
-        wrote[step] = data;
-        return wr.detail() + " -> " + o.describe();
-    }
-
-    private static String readOwnSlot(SessionTools t, QpRef q, Registered own, Registered r, long remoteOff, byte[] expected, long sinkOff) {
-        WorkRequest wr = t.read(q, new NdkSge[]{own.sge(sinkOff, SLOT)}, r.va() + remoteOff, r.remoteToken(), 0);
-        if (Refusals.isAllowedRefusal(wr.returned())) {
-            return wr.detail() + " -> " + wr.returned();
-        }
-        WrOutcome o = t.complete(wr);
-        byte[] got = own.buffer().read(own.bufferOffset() + sinkOff, SLOT);
-        own.buffer().acceptActual(own.bufferOffset() + sinkOff, SLOT);
-        if (!o.succeeded() || !Arrays.equals(got, expected)) {
-            throw Violations.of("MR-REG-3", wr.detail(), "STATUS_SUCCESS and the bytes " + Hex.bytes(expected) + " the thread wrote there",
-                    o.describe() + ", bytes read " + Hex.bytes(got));
-        }
-        return wr.detail() + " -> " + o.describe();
     }
 }

@@ -11,7 +11,6 @@ import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
-import org.ndktck.tck.RunLedger;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.FastRegion;
 import org.ndktck.tck.harness.Lam;
@@ -32,6 +31,7 @@ import org.ndktck.tck.harness.WorkRequest;
 
 import java.util.Arrays;
 
+import static org.ndktck.tck.properties.Checks.accepted;
 import static org.ndktck.tck.harness.Hex.u32;
 
 /**
@@ -43,19 +43,6 @@ import static org.ndktck.tck.harness.Hex.u32;
 @NdkKit
 public class ConsumerMisuseProperties {
     private static final int RW = NdkOpFlags.ALLOW_REMOTE_READ | NdkOpFlags.ALLOW_REMOTE_WRITE;
-
-    /**
-     * Records that the provider accepted a call the consumer rule {@code consumerRule} forbids.
-     *
-     * @param consumerRule the rule the kit broke on purpose
-     * @param call         the call, with its arguments
-     * @param what         what was forbidden about it
-     */
-    static void accepted(String consumerRule, String call, String what) {
-        RunLedger.advisory(consumerRule, "the kit broke this consumer rule on purpose (" + what + "): " + call
-                + " was accepted; a provider may refuse it, and the kit checked under SEC-1 that no token reached more "
-                + "than its registration granted");
-    }
 
     /**
      * SEC-1 (with MR-FR-1 and MR-DEREG-1 broken on purpose): an MR is fast-registered over buffer A (remote read

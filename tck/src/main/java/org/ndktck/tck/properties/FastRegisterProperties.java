@@ -29,6 +29,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 
+import static org.ndktck.tck.properties.DataPathChecks.dataPathIsExact;
+
 /**
  * Properties of NdkFastRegister (catalog section "NdkFastRegister"; the NDK_FN_FAST_REGISTER page).
  *
@@ -287,50 +289,6 @@ public class FastRegisterProperties {
             Region r = sc.region(s.remoteToken(sc.mr()));
             dataPathIsExact(s, r, plan.salt(), "MR-FR-10", "MR-FR-9");
         });
-    }
-
-    /**
-     * The shared check of MR-FR-10 and MR-REG-4: writes and reads inside land exactly, accesses outside
-     * fail and change nothing. An access inside that is refused is charged to {@code accessRule} (the rule
-     * that says the token grants it: MR-FR-9 for a fast registration, MR-REG-8 for ALLOW_REMOTE_WRITE).
-     */
-    static void dataPathIsExact(NdkSession s, Region r, long salt, String rule, String accessRule) {
-        long len = r.length();
-        long[] ks = {0, len - 1, Long.remainderUnsigned(salt, len)};
-        for (long k : ks) {
-            int n = (int) Math.min(Math.min(1 + Long.remainderUnsigned(salt >>> 7, 8), s.maxAccess()), len - k);
-            Access w = Probes.writeInside(s, r, k, n);
-            if (!w.succeeded()) {
-                throw Violations.of(accessRule, w.outcome().call(), "success: byte " + Hex.u64(k) + " is inside " + r, w.describe());
-            }
-            byte[] expected = Probes.expectedAt(r, k, n);
-            byte[] actual = Probes.actualAt(r, k, n);
-            if (!Arrays.equals(expected, actual)) {
-                throw Violations.of(rule, w.outcome().call(), "the bytes land at region byte " + Hex.u64(k) + " (" + Hex.bytes(expected) + ")",
-                        "memory there holds " + Hex.bytes(actual));
-            }
-            Access rd = Probes.readInside(s, r, k, n);
-            if (!rd.succeeded()) {
-                throw Violations.of(accessRule, rd.outcome().call(), "success: byte " + Hex.u64(k) + " is inside " + r, rd.describe());
-            }
-            if (!Arrays.equals(rd.data(), expected)) {
-                throw Violations.of(rule, rd.outcome().call(), "success with region bytes " + Hex.u64(k) + ".. = " + Hex.bytes(expected),
-                        rd.describe() + (rd.succeeded() ? " with " + Hex.bytes(rd.data()) : ""));
-            }
-        }
-        s.checkMemory(rule, "peer writes inside " + r);
-        long zeroBased = Long.remainderUnsigned(salt >>> 11, len);
-        for (long[] probe : Probes.outside(r, zeroBased, s.pageSize())) {
-            Access w = Probes.writeAt(s, r, probe[0], (int) probe[1]);
-            if (w.succeeded()) {
-                throw Violations.of(rule, w.outcome().call(), "failure: " + probe[1] + " byte(s) at " + Hex.u64(probe[0]) + " leave " + r, w.describe());
-            }
-            Access rd = Probes.readAt(s, r, probe[0], (int) probe[1]);
-            if (rd.succeeded()) {
-                throw Violations.of(rule, rd.outcome().call(), "failure: " + probe[1] + " byte(s) at " + Hex.u64(probe[0]) + " leave " + r, rd.describe());
-            }
-            s.checkMemory(rule, () -> w.outcome().call() + " (must change nothing)");
-        }
     }
 
     // ------------------------------------------------------------------ MR-FR-11

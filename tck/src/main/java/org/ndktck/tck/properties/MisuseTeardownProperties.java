@@ -71,7 +71,7 @@ public class MisuseTeardownProperties {
                             + " there was no invalidated registration to probe");
                     return;
                 }
-                ConsumerMisuseProperties.accepted("INV-1", inv.call(), "NdkInvalidate of an MR registered with NdkRegisterMr");
+                Checks.accepted("INV-1", inv.call(), "NdkInvalidate of an MR registered with NdkRegisterMr");
                 String context = inv.call() + " of a normal registration (" + NdkMrFlags.describe(flags) + ", remote token "
                         + u32(r.remoteToken()) + ") completed with success";
                 probeDead(s, r.region(), nSeed, seed, context);
@@ -106,7 +106,7 @@ public class MisuseTeardownProperties {
                             + " there was no deregistered registration to probe");
                     return;
                 }
-                ConsumerMisuseProperties.accepted("MR-DEREG-1", d.call(), "NdkDeregisterMr of a fast-register MR");
+                Checks.accepted("MR-DEREG-1", d.call(), "NdkDeregisterMr of a fast-register MR");
                 String context = d.call() + " of a fast-registered MR (remote token " + u32(a.token()) + ") completed with success";
                 probeDead(s, a.region(), nSeed, seed, context);
             }

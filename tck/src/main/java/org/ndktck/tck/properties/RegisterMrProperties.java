@@ -115,7 +115,7 @@ public class RegisterMrProperties {
             RegScenario sc = RegScenario.prepare(s, plan);
             s.registerValid(sc.mr(), sc.chain(), plan.length(), plan.flags());
             Region r = sc.region(s.remoteToken(sc.mr()));
-            FastRegisterProperties.dataPathIsExact(s, r, plan.salt(), "MR-REG-4", "MR-REG-8");
+            DataPathChecks.dataPathIsExact(s, r, plan.salt(), "MR-REG-4", "MR-REG-8");
         });
     }
 

@@ -10,7 +10,6 @@ import org.ndktck.tck.harness.TckConfig;
 import org.ndktck.tck.harness.TimeBudget;
 import org.ndktck.tck.report.ReportWriter;
 import org.ndktck.tck.report.RunReport;
-import org.ndktck.tck.report.Summaries;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,7 +25,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * One kit run from the command line: {@link #prepare} validates everything that can be wrong before
@@ -277,22 +275,22 @@ public final class KitRunner {
 
     /** A validated run, ready to execute. */
     public static final class Prepared {
-        private final Options options;
+        final Options options;
         private final ClassLoader loader;
-        private final NdkProvider provider;
-        private final ProviderUnderTest put;
+        final NdkProvider provider;
+        final ProviderUnderTest put;
         private final TckConfig config;
-        private final RuleCatalog catalog;
-        private final List<PropertyInfo> all;
-        private final Map<String, List<PropertyInfo>> byRule;
-        private final Set<String> selected;
-        private final Map<String, Exclusions.Entry> excluded;
-        private final Exclusions exclusions;
-        private final Set<String> runRules;
-        private final List<PropertyInfo> planned;
+        final RuleCatalog catalog;
+        final List<PropertyInfo> all;
+        final Map<String, List<PropertyInfo>> byRule;
+        final Set<String> selected;
+        final Map<String, Exclusions.Entry> excluded;
+        final Exclusions exclusions;
+        final Set<String> runRules;
+        final List<PropertyInfo> planned;
         private final Map<String, String> params;
-        private final long seed;
-        private Path claims;
+        final long seed;
+        Path claims;
         private ProviderLoader.AdapterInfoResult adapterInfo;
 
         Prepared(Options options, ClassLoader loader, NdkProvider provider, ProviderUnderTest put, TckConfig config,
@@ -390,49 +388,11 @@ public final class KitRunner {
             return config.scaled(base);
         }
 
-        /** @return the effective configuration, one "name  value" line each, for the console */
+        /** @return the effective configuration, one "name  value" line each, for the console ({@link RunHeader}) */
         public List<String> configurationLines() {
-            List<String> l = new ArrayList<>();
-            l.add("kit          ndk-tck " + KitVersion.get() + ", catalog of " + catalog.rules().size() + " rules, "
-                    + all.size() + " properties" + (options.kitPackage().equals(KitDiscovery.KIT_PACKAGE) ? ""
-                    : " in " + options.kitPackage()));
-            l.add("provider     " + providerLine());
-            if (!options.providerJars().isEmpty()) {
-                l.add("jars         " + options.providerJars().stream().map(Path::toString).collect(Collectors.joining(", ")));
-            }
-            Map<String, String> eff = effectiveSettings();
-            l.add("settings     " + (eff.isEmpty() ? "(none)" : eff.entrySet().stream()
-                    .map(e -> e.getKey() + "=" + e.getValue() + (options.settings().containsKey(e.getKey()) ? "" : " (default)"))
-                    .collect(Collectors.joining(", "))));
-            ProviderLoader.AdapterInfoResult ai = adapterInfo();
-            l.add("adapter      " + (ai.info() != null ? AdapterInfoView.line(ai.info()) + ", PAGE_SIZE " + put.pageSize()
-                    : "NDK_ADAPTER_INFO unavailable: " + ai.error()));
-            if (ai.info() != null) {
-                l.add("transport    " + transportLine(put.transport()));
-            }
-            l.add("seed         " + seed + (options.seed() == null ? " (random; pass --seed " + seed + " to replay)" : ""));
-            l.add("profile      " + options.profile().name().toLowerCase(Locale.ROOT) + ", "
-                    + (options.tries() != null ? options.tries() + " tries per property (--tries)"
-                    : "up to " + options.profile().tries() + " tries per property")
-                    + ", timeout factor " + options.timeoutFactor() + (options.strict() ? ", strict (ADVISORY fails)" : ""));
-            if (options.timeBudgetMillis() != null) {
-                l.add("time budget  " + seconds(options.timeBudgetMillis()) + " s for the whole run: tries are spread over the "
-                        + planned.size() + " " + Console.plural(planned.size(), "property", "properties")
-                        + "; a property whose share runs out ends early and is marked budget-limited");
-            }
-            String sel = selected.size() + " of " + catalog.rules().size() + " rules selected"
-                    + (options.rules() == null ? "" : " by --rules " + options.rules())
-                    + (options.shard() == null ? "" : " in shard " + options.shard())
-                    + "; " + runRules.size() + " with properties to run (" + planned.size() + " "
-                    + Console.plural(planned.size(), "property", "properties") + ")";
-            l.add("rules        " + sel);
-            for (Exclusions.Entry e : exclusions.expired(options.today())) {
-                l.add("exclusion    EXPIRED on " + e.expires() + ", ignored: " + e.pattern() + " (" + e.reason() + ")");
-            }
-            excluded.forEach((id, e) -> l.add("exclusion    " + id + " excluded until " + e.expires() + ": " + e.reason()));
-            l.add("report dir   " + options.reportDir());
-            return l;
+            return RunHeader.lines(this);
         }
+
 
         /** Middle of the note of a run with a time budget ({@link #budgetNote}), by which {@link #isBudgetNote} knows it. */
         private static final String BUDGET_NOTE_MARK = " budget-limited (fewer tries than the profile's, or stopped unfinished; report.json budgetLimited)";
@@ -453,26 +413,11 @@ public final class KitRunner {
                     + Console.plural(planned, "property", "properties") + BUDGET_NOTE_MARK;
         }
 
-        private static String seconds(long millis) {
+        static String seconds(long millis) {
             return millis % 1000 == 0 ? Long.toString(millis / 1000) : Double.toString(millis / 1000.0);
         }
 
-        /**
-         * @return the provider's name and what it is: for a fault or legal provider of the catalogue its
-         *     description (they are variants of the reference provider, whose class says nothing), else its class
-         *     and description
-         */
-        String providerLine() {
-            String name = options.provider();
-            boolean variant = provider.name().startsWith("fault:") || provider.name().startsWith("legal:");
-            boolean described = !provider.description().equals(provider.name());
-            if (variant) {
-                return name + (described ? ": " + provider.description() : "");
-            }
-            return name + " (" + provider.getClass().getName() + ")" + (described ? ": " + provider.description() : "");
-        }
-
-        private Map<String, String> effectiveSettings() {
+        Map<String, String> effectiveSettings() {
             Map<String, String> eff = new TreeMap<>();
             try {
                 eff.putAll(put.factory().effectiveSettings());
@@ -606,93 +551,8 @@ public final class KitRunner {
             }
             return report;
         }
-
         private RunReport report(KitExecution.Result result, List<String> extraNotes, Instant startedAt, long wallMillis) {
-            List<PropertyOutcome> outcomes = result == null ? List.of() : result.outcomes();
-            List<String> notes = new ArrayList<>();
-            for (Exclusions.Entry e : exclusions.expired(options.today())) {
-                notes.add("exclusion of " + e.pattern() + " expired on " + e.expires() + " and was ignored (" + e.reason() + ")");
-            }
-            if (result != null) {
-                notes.addAll(result.notes());
-            }
-            notes.addAll(extraNotes);
-            if (options.timeBudgetMillis() != null) {
-                long limited = outcomes.stream().filter(o -> TimeBudget.isLimited(o.message())).count();
-                notes.add(budgetNote(options.timeBudgetMillis(), limited, planned.size()));
-            }
-            ProviderLoader.AdapterInfoResult info = adapterInfo();
-            Map<String, List<PropertyInfo>> ruleProps = byRule;
-            Set<String> sel = selected;
-            if (claims != null) {
-                // a worker judges a rule only by the properties it ran; the merge joins the workers' parts
-                Set<String> ran = outcomes.stream().map(x -> x.property().propertyId()).collect(Collectors.toSet());
-                Map<String, List<PropertyInfo>> mine = new LinkedHashMap<>();
-                byRule.forEach((id, ps) -> mine.put(id, ps.stream().filter(x -> ran.contains(x.propertyId())).toList()));
-                ruleProps = mine;
-                sel = selected.stream().filter(id -> !byRule.containsKey(id) || excluded.containsKey(id)
-                        || !mine.get(id).isEmpty()).collect(Collectors.toCollection(LinkedHashSet::new));
-            }
-            List<RunReport.RuleReport> rules = Verdicts.compute(catalog, sel, excluded, ruleProps, outcomes,
-                    result == null ? List.of() : result.advisories(), this::replay,
-                    rule -> info.info() == null ? Optional.empty()
-                            : org.ndktck.tck.harness.Capabilities.missing(rule.requires(), info.info()));
-            long tries = outcomes.stream().mapToLong(PropertyOutcome::tries).sum();
-            long propMillis = outcomes.stream().mapToLong(PropertyOutcome::durationMillis).sum();
-            List<RunReport.PropertyReport> props = outcomes.stream().map(o -> new RunReport.PropertyReport(
-                    o.property().propertyId(), new ArrayList<>(o.property().ruleIds()), o.status(), o.tries(), o.checks(),
-                    o.seed(), o.durationMillis(), blankToNull(o.message()), blankToNull(o.counterexample()),
-                    new ArrayList<>(Failures.violatedRules(o.failure())), o.finishedAtMillis(),
-                    firstFailure(o), Optional.ofNullable(Catches.of(o)).map(Catches.FirstFailure::rule).orElse(null),
-                    o.checksRun() == null ? null : o.checksRun().byRule(),
-                    o.checksRun() == null ? null : o.checksRun().notReached(),
-                o.checksRun() == null ? null : o.checksRun().modelPairs())).toList();
-            ProviderLoader.AdapterInfoResult ai = adapterInfo();
-            RunReport.Provider prov = new RunReport.Provider(options.provider(), provider.getClass().getName(),
-                    provider.description(), options.providerJars().stream().map(Path::toString).toList(),
-                    effectiveSettings(), options.settings(),
-                    ai.info() == null ? Map.of() : adapterInfoMap(ai), ai.error());
-            List<RunReport.ExclusionNote> ex = exclusions.entries().stream().map(e -> new RunReport.ExclusionNote(
-                    e.pattern(), e.expires().toString(), e.reason(), e.expired(options.today()))).toList();
-            return new RunReport(RunReport.FORMAT,
-                    new RunReport.Kit(KitVersion.get(), catalog.rules().size(), options.kitPackage()), prov, seed,
-                    options.seed() != null, options.profile().name().toLowerCase(Locale.ROOT), options.tries(),
-                    options.timeoutFactor(), options.strict(), options.rules(),
-                    options.shard() == null ? null : new RunReport.ShardInfo(options.shard().index(), options.shard().count()),
-                    List.of(), startedAt.toString(), wallMillis, Summaries.rate(tries, propMillis),
-                    Summaries.summarize(rules, tries, propMillis), ex, notes, replay(null),
-                    Summaries.exitCode(rules, options.strict()), rules, props);
-        }
-
-        /** NDK_ADAPTER_INFO for the report, plus {@code pageSize}: PAGE_SIZE of the adapter in bytes. */
-        private Map<String, Object> adapterInfoMap(ProviderLoader.AdapterInfoResult ai) {
-            Map<String, Object> m = new LinkedHashMap<>(AdapterInfoView.toMap(ai.info()));
-            try {
-                m.put("pageSize", Integer.toUnsignedLong(put.pageSize()));
-            } catch (RuntimeException e) {
-                // no page size: the drawings assume 4096
-            }
-            m.put("transport", put.transport().name());
-            return m;
-        }
-
-        /** The configuration header's transport line: what the adapter declares and how TR-1 is judged by it. */
-        private static String transportLine(org.ndktck.spec.NdkRdmaTechnology t) {
-            return switch (t) {
-                case IWARP -> "IWARP (NDK_ADAPTER_INFO.RdmaTechnology): a send that finds no receive may end the connection (TR-1)";
-                case UNDEFINED -> "UNDEFINED (the provider does not declare RdmaTechnology; judged as INFINIBAND: a send that "
-                        + "finds no receive waits, TR-1)";
-                default -> t.name() + " (NDK_ADAPTER_INFO.RdmaTechnology): a send that finds no receive waits for one (TR-1)";
-            };
-        }
-
-        private static String firstFailure(PropertyOutcome o) {
-            Catches.FirstFailure f = Catches.of(o);
-            return f == null ? null : f.describe();
-        }
-
-        private static String blankToNull(String s) {
-            return s == null || s.isBlank() ? null : s;
+            return RunReportAssembly.build(this, result, extraNotes, startedAt, wallMillis);
         }
     }
 }

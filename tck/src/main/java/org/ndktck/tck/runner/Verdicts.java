@@ -319,19 +319,15 @@ public final class Verdicts {
      */
     public static final String KIT_INTERPRETATION = "kit interpretation: ";
 
-    /**
-     * Marks a violation of a kit-interpretation rule that reached memory outside what the kit supplied (the
-     * property's own probe): such a finding stays FAIL.
-     */
-    public static final String MEMORY_EXPOSED = "memory exposed: ";
+    /** {@link Verdict#MEMORY_EXPOSED}, by its name here too, for the runner's readers of a verdict's message. */
+    public static final String MEMORY_EXPOSED = Verdict.MEMORY_EXPOSED;
 
     /**
      * @param rule a catalog rule, or null for an ID the catalog lacks
-     * @return true when a broken check of the rule is reported ADVISORY, not FAIL: its basis is KIT_INTERPRETATION and
-     *     the catalog names no memory exposure, data loss, stated duty or founding rule it guards
+     * @return {@link Verdict#kitInterpretationOnly}: true when a broken check of the rule is reported ADVISORY, not FAIL
      */
     public static boolean kitInterpretationOnly(Rule rule) {
-        return rule != null && rule.failIsAdvisory();
+        return Verdict.kitInterpretationOnly(rule);
     }
 
     private static Optional<String> gate(Function<Rule, Optional<String>> notApplicable, Rule rule) {

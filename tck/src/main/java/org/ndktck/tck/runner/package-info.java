@@ -12,7 +12,9 @@
  * runs them through the JUnit Platform launcher with a tag filter, the kit's configuration parameters
  * ({@code ndk.tck.*}) and the provider loader as context class loader, watching each property against a
  * time bound. {@link org.ndktck.tck.runner.Verdicts} turns the kit's {@code RunLedger} into one verdict per
- * catalog rule, and {@link org.ndktck.tck.report} writes the reports.
+ * catalog rule, and {@link org.ndktck.tck.report} writes the reports. {@link org.ndktck.tck.runner.RunHeader}
+ * prints the run's configuration header and {@link org.ndktck.tck.runner.RunReportAssembly} builds its report from
+ * the outcomes.
  *
  * <p>Choices recorded here: {@code --shard I/N} is 1-based and deals rules round-robin in catalog order
  * (rules with properties first); a rule outside the selection is {@code selected=false} in the report and
