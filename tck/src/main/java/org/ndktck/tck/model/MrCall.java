@@ -13,6 +13,14 @@ public enum MrCall {
     REGISTER("MR-REG-10"),
     /** NdkDeregisterMr of a registered MR. */
     DEREGISTER("MR-DEREG-2"),
+    /**
+     * NdkRegisterMr of a normal MR that was registered and deregistered: the pages do not say whether an MR may be
+     * registered again (MR-DEREG-4), so this call is in the model's declared unspecified mode: a refusal, with any
+     * status, is allowed and leaves the MR unsettled; an accepted one is a registration like any other, bound by the
+     * NdkRegisterMr page (MR-REG-4, MR-REG-8: exactly its Flags' access over exactly its Length), and the earlier
+     * registration's token still reaches nothing (MR-DEREG-3). No refusal is charged, so its rule is MR-DEREG-4.
+     */
+    REREGISTER("MR-DEREG-4"),
     /** NdkInitializeFastRegisterMr of a new fast-register MR, AdapterPageCount up to FRMRPageCount. */
     INITIALIZE("MR-FRI-2"),
     /** NdkFastRegister of an initialized or invalidated MR with valid parameters. */
@@ -54,6 +62,7 @@ public enum MrCall {
         return switch (this) {
             case REGISTER -> fast ? EnumSet.noneOf(MrPhase.class) : EnumSet.of(MrPhase.NEW);
             case DEREGISTER -> fast ? EnumSet.noneOf(MrPhase.class) : EnumSet.of(MrPhase.REGISTERED);
+            case REREGISTER -> fast ? EnumSet.noneOf(MrPhase.class) : EnumSet.of(MrPhase.DEREGISTERED);
             case INITIALIZE -> fast ? EnumSet.of(MrPhase.NEW) : EnumSet.noneOf(MrPhase.class);
             case FAST_REGISTER -> fast ? EnumSet.of(MrPhase.INITIALIZED, MrPhase.INVALIDATED) : EnumSet.noneOf(MrPhase.class);
             case INVALIDATE, REMOTE_INVALIDATE -> fast ? EnumSet.of(MrPhase.FAST_REGISTERED) : EnumSet.noneOf(MrPhase.class);

@@ -118,7 +118,7 @@ public final class MrModel {
     /**
      * NdkRegisterMr succeeded: checks that its remote token is unique among live registrations (MR-TOK-6).
      *
-     * @param m     the MR (phase NEW)
+     * @param m     the MR (phase NEW, or DEREGISTERED for an accepted {@link MrCall#REREGISTER})
      * @param grant what it grants
      */
     public void registered(ModelMr m, Grant grant) {

@@ -55,7 +55,8 @@ import static org.ndktck.tck.harness.Hex.u64;
  * a short sequence of steps.
  *
  * <p>The model follows the kit's readings: strict alternation (register, deregister; fast-register,
- * invalidate, fast-register), no re-registration of a deregistered MR (MR-DEREG-4) and no re-initialization
+ * invalidate, fast-register), re-registration of a deregistered MR only in the declared unspecified mode
+ * (MR-DEREG-4: any refusal passes, an accepted one is judged as a registration) and no re-initialization
  * (AMB-12); access rights from the flags (composite flags tested whole), byte-exact bounds, and tokens that
  * stop granting anything after deregistration (MR-DEREG-3) or invalidation (INV-4).
  */
@@ -141,6 +142,57 @@ public class MrLifecycleStateProperties {
                             int token = x.s.remoteToken(m.mr());
                             x.model.registered(m, new Grant(new Region(b, off, mdl.virtualAddress(), length, token), x.s.localToken(m.mr()),
                                     (flags & 2) != 0, NdkMrFlags.allowsRemoteWrite(flags), (flags & 1) != 0, (flags & 8) != 0, false, o.call()));
+                        });
+                    });
+        }
+    }
+
+    /**
+     * Registers a deregistered normal MR again, with a fresh buffer, Length and Flags. The pages leave this call
+     * unspecified (MR-DEREG-4, {@link MrCall#REREGISTER}): any refusal is allowed and leaves the MR unsettled (only a
+     * close picks it again); an accepted registration joins the model as any other does, so the accesses that follow
+     * judge it by its own Flags and Length (MR-REG-8, MR-REG-4) and keep probing the token of the registration that
+     * was deregistered (MR-DEREG-3). The step itself probes the new region with every kind of access at its last byte
+     * and one byte past its end (its MDL runs on past Length). A provider that keeps an MR's first Flags, Length or
+     * token across a deregistration is found here.
+     */
+    static final class Reregister implements Action.Dependent<World> {
+        @Override
+        public boolean precondition(World w) {
+            return !w.model.eligible(MrCall.REREGISTER).isEmpty();
+        }
+
+        @Override
+        public Arbitrary<Transformer<World>> transformer(World w) {
+            int p = w.s.pageSize();
+            return Combinators.combine(PICKS, Arbitraries.integers().between(1, 2),
+                    Arbitraries.integers().between(0, p - 1), Arbitraries.doubles().between(0, 1),
+                    Arbitraries.of(0x0, 0x1, 0x2, 0x3, 0x5, 0x7, 0x9, 0xB, 0xF)).as((pick, pages, off, f, flags) -> {
+                        long max = (long) pages * p - off;
+                        long length = Math.max(1, (long) (f * max));
+                        return step("re-register a deregistered MR (unspecified, MR-DEREG-4: a refusal is allowed; pick " + pick + ", " + pages
+                                + " page(s), offset " + off + ", MDL ByteCount " + u64(max) + ", Length " + u64(length) + ", Flags " + u32(flags) + ")", x -> {
+                            ModelMr m = MrModel.pick(x.model.eligible(MrCall.REREGISTER), pick);
+                            x.model.calling(m, MrCall.REREGISTER);
+                            HostBuffer b = x.s.allocate(pages);
+                            // the MDL runs to the buffer's end, past Length: the bytes after Length must stay out of reach
+                            Mdl mdl = b.mdl(x.t.freshVa() + off, 0, (int) max);
+                            Outcome o = x.s.register(m.mr(), mdl, length, flags);
+                            if (!o.succeeded()) {
+                                x.model.unsettle(m); // the pages allow any answer; what the MR holds now is not known
+                                return;
+                            }
+                            int token = x.s.remoteToken(m.mr());
+                            x.model.registered(m, new Grant(new Region(b, off, mdl.virtualAddress(), length, token), x.s.localToken(m.mr()),
+                                    (flags & 2) != 0, NdkMrFlags.allowsRemoteWrite(flags), (flags & 1) != 0, (flags & 8) != 0, false,
+                                    o.call() + " (a re-registration)"));
+                            // at once, every kind of access at its last byte and one past its end: a re-registration that
+                            // kept an earlier Length or right shows here (MR-REG-4, MR-REG-8, SGE-2), not by chance later
+                            Grant g = m.grant();
+                            for (AccessKind kind : AccessKind.values()) {
+                                Access.access(x, new Target(g, null), kind, 1.0, 1, false);
+                                Access.access(x, new Target(g, null), kind, 0, 1, true);
+                            }
                         });
                     });
         }
@@ -376,6 +428,7 @@ public class MrLifecycleStateProperties {
                 .withAction(3, new CreateMr())
                 .withAction(3, new Register())
                 .withAction(2, new Deregister())
+                .withAction(1, new Reregister())
                 .withAction(3, new Initialize())
                 .withAction(3, new FastRegister())
                 .withAction(2, new Invalidate())
@@ -399,6 +452,8 @@ public class MrLifecycleStateProperties {
     @Tag("MR-DEREG-3")
     @Tag("INV-4")
     @Tag("MR-TOK-6")
+    @Tag("MR-REG-8")
+    @Tag("MR-REG-4")
     void theLifeCycleFollowsTheModel(@ForAll("lifecycles") ActionChain<World> chain) {
         try (NdkSession s = NdkSession.open()) {
             SESSION.set(s);
@@ -423,12 +478,12 @@ public class MrLifecycleStateProperties {
 
     /**
      * The step mix claim: every action of {@link #lifecycles()} ran, by the start of its steps' descriptions, with its
-     * weight there (the rarest, 1 of 24, needs {@link CoverageClaims#leastSteps} = 377 steps: 32 chains of 12 steps at
+     * weight there (the rarest, 1 of 25, needs {@link CoverageClaims#leastSteps} = 398 steps: 34 chains of 12 steps at
      * the smoke profile; its 50 tries run up to 600).
      */
     static final StepClaims STEP_MIX = new StepClaims(java.util.Map.ofEntries(
             java.util.Map.entry("create ", 3), java.util.Map.entry("register a new normal MR", 3),
-            java.util.Map.entry("deregister a registered MR", 2), java.util.Map.entry("initialize a new fast-register MR", 3),
+            java.util.Map.entry("deregister a registered MR", 2), java.util.Map.entry("re-register a deregistered MR", 1), java.util.Map.entry("initialize a new fast-register MR", 3),
             java.util.Map.entry("fast-register an initialized MR", 3), java.util.Map.entry("invalidate a fast-registered MR", 2),
             java.util.Map.entry("re-read the tokens", 1), java.util.Map.entry("close an MR", 1),
             java.util.Map.entry("REMOTE_", 4), java.util.Map.entry("LOCAL_SINK", 2))); // the access action (6): 2 of its 3 kinds are remote

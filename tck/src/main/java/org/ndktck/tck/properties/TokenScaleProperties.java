@@ -59,7 +59,9 @@ public class TokenScaleProperties {
     /**
      * MR-TOK-6: {@link #LIVE} registrations stay live while {@link #BATCH} more MRs are registered together and
      * deregistered together until {@link #ALLOCATIONS} registrations were made on the same adapter; no new token may equal a live one, and afterwards every
-     * live registration still takes a peer write and read with its token.
+     * live registration still takes a peer write and read with its token. The batch's MRs are registered again after
+     * each deregistration; a provider may refuse that with any status (MR-DEREG-4, unspecified), and a fresh MR then
+     * takes the refused one's place.
      */
     @Property(tries = 1)
     @Tag("MR-TOK-6")
@@ -88,6 +90,7 @@ public class TokenScaleProperties {
                 AsyncOp<NdkMr>[] ops = new AsyncOp[BATCH];
                 Map<Integer, Integer> round = new HashMap<>();
                 boolean[] registered = new boolean[BATCH];
+                boolean[] usedBefore = new boolean[BATCH];
                 for (int done = 0; done < allocations; done += BATCH) {
                     for (int j = 0; j < BATCH; j++) {
                         ops[j] = t.startRegister(batch[j], mdls[j], p, rw);
@@ -95,7 +98,16 @@ public class TokenScaleProperties {
                     round.clear();
                     for (int j = 0; j < BATCH; j++) {
                         Outcome o = t.finish(ops[j], "MR-REG-9", "STATUS_SUCCESS, STATUS_PENDING or an error code");
+                        if (usedBefore[j] && !o.succeeded() && !Refusals.isAllowedRefusal(o.status())) {
+                            // the pages leave registering a deregistered MR again unspecified (MR-DEREG-4): any refusal
+                            // is allowed, and a fresh MR takes this one's place
+                            t.closeAndWait(batch[j]);
+                            batch[j] = s.createMr(s.target(), false);
+                            usedBefore[j] = false;
+                            o = t.finish(t.startRegister(batch[j], mdls[j], p, rw), "MR-REG-9", "STATUS_SUCCESS, STATUS_PENDING or an error code");
+                        }
                         registered[j] = !Refusals.isAllowedRefusal(o.status());
+                        usedBefore[j] |= o.succeeded();
                         if (!registered[j]) {
                             continue; // an allowed refusal: this MR holds no token this round
                         }
