@@ -50,6 +50,7 @@ public final class LegalBehaviours {
         all.addAll(LegalAcceptedRequests.providers());
         all.addAll(LegalIndependentProviders.providers());
         all.addAll(LegalTinyLimits.providers());
+        all.addAll(LegalCompletionFreedoms.providers());
         return List.copyOf(all);
     }
 
