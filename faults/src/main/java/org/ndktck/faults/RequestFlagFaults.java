@@ -32,8 +32,8 @@ import org.ndktck.spec.NtStatus;
  *   <li>{@code fault:INV-5/silent-send-and-invalidate-plain}: an NdkSendAndInvalidate with SILENT_SUCCESS goes out as a
  *       plain send (the silent fast path builds a Send WQE), so the receiver completes a plain receive and the named
  *       token stays valid. Source: the NdkSendAndInvalidate page (the receiver's adapter invalidates the token).</li>
- *   <li>{@code fault:RW-6/fence-ignored-for-send}: an NdkRead with DEFER is held back until the next request of its QP
- *       without DEFER; that request waits for the held reads when it is an NdkWrite, NdkRead, NdkFastRegister or
+ *   <li>{@code fault:RW-6/fence-ignored-for-send}: an NdkRead with DEFER on a connected QP is held back until the next
+ *       request of its QP without DEFER; that request waits for the held reads when it is an NdkWrite, NdkRead, NdkFastRegister or
  *       NdkInvalidate, but an NdkSend or NdkSendAndInvalidate goes first, READ_FENCE or not, so a fenced send of the
  *       read's sink carries the bytes the sink held before the read. Held reads are submitted before a flush or close of
  *       their QP; one whose late submission fails completes with an error entry. Source: the NdkSend page (READ_FENCE:
@@ -97,13 +97,20 @@ public final class RequestFlagFaults implements NdkProviderSource {
         }
     }
 
-    /** Holds DEFER reads per QP until the next request without DEFER; a send of that QP goes before them. */
+    /** Holds DEFER reads of connected QPs until the next request without DEFER; a send of that QP goes before them. */
     static final class FenceIgnoredForSend implements Hooks {
         private final Map<ForwardingQp, List<Runnable>> held = new IdentityHashMap<>();
+        private final Set<NdkQp> connected = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+
+        @Override
+        public void connected(NdkQp a, NdkQp b) {
+            connected.add(a);
+            connected.add(b);
+        }
 
         @Override
         public NtStatus post(ForwardingQp qp, WorkRequest w, Function<WorkRequest, NtStatus> inner) {
-            if (w.call() == NdkCall.READ && (w.flags() & NdkOpFlags.DEFER) != 0) {
+            if (w.call() == NdkCall.READ && (w.flags() & NdkOpFlags.DEFER) != 0 && connected.contains(qp)) {
                 synchronized (this) {
                     held.computeIfAbsent(qp, k -> new ArrayList<>()).add(() -> {
                         NtStatus late = inner.apply(w.withFlags(w.flags() & ~NdkOpFlags.DEFER));
