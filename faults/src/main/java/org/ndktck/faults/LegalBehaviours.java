@@ -51,6 +51,8 @@ public final class LegalBehaviours {
         all.addAll(LegalIndependentProviders.providers());
         all.addAll(LegalTinyLimits.providers());
         all.addAll(RegistrationReuseFaults.legal());
+
+        all.addAll(LegalCompletionFreedoms.providers());
         return List.copyOf(all);
     }
 

@@ -83,7 +83,9 @@ public class AdapterModelChainProperties {
             all.add(Coverage.name(LamModel.LamPhase.LIVE, c));
         }
         all.add(Coverage.name(LamModel.LamPhase.RELEASED, LamModel.LamCall.PRIVILEGED_ACCESS));
-        all.add(Coverage.name(QpPhase.CONNECTED, ModelChainPosts.FenceCall.READ_THEN_FENCED_WRITE));
+        for (ModelChainPosts.FenceCall c : ModelChainPosts.FenceCall.values()) {
+            all.add(Coverage.name(QpPhase.CONNECTED, c));
+        }
         for (ModelChainLamSteps.CqCall c : ModelChainLamSteps.CqCall.values()) {
             all.add(Coverage.name(ModelChainLamSteps.CqState.OPEN, c));
         }

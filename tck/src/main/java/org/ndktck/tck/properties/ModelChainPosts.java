@@ -193,8 +193,12 @@ final class ModelChainPosts {
 
     /**
      * RW-6 with DEFER: on a connected QP an NdkRead (with DEFER on NDKPI 1.2, so the provider may hold it back) of remote
-     * bytes into a local slot, then an NdkWrite with READ_FENCE of that slot to another remote slot: the fence orders the
-     * write after the read, so the write carries the bytes the read brought.
+     * bytes into a local slot, then a request with READ_FENCE that carries that slot: an NdkWrite to another remote slot,
+     * or an NdkSend into a receive the peer posted first. The fence orders every later request after the read, whatever
+     * its kind and whatever memory it names (NdkWrite and NdkSend pages), so the write or the send carries the bytes the
+     * read brought. In half the steps (where the QP takes two SGEs) the fenced request's first SGE is one byte of another
+     * registration (the inbox's last byte), so a provider that fences only behind reads into the memory of that first
+     * SGE shows too.
      */
     static final class FencedCopy implements Action.Independent<World> {
         private static List<ModelQp<Link, Recv>> connected(World w) {
@@ -209,44 +213,67 @@ final class ModelChainPosts {
         @Override
         public Arbitrary<Transformer<World>> transformer() {
             return Combinators.combine(PICKS, Arbitraries.integers().between(1, SLOT), Arbitraries.integers().between(0, 15),
-                    Arbitraries.integers().between(0, 7), Arbitraries.of(true, false)).as((pick, n, a, b, defer) ->
-                    step("a read " + (defer ? "with DEFER " : "") + "then a write with READ_FENCE of the same " + n + " byte(s) (pick " + pick
+                    Arbitraries.integers().between(0, 7), Arbitraries.of(true, false), Arbitraries.of(FenceCall.class),
+                    Arbitraries.of(true, false)).as((pick, n, a, b, defer, fenced, lead) ->
+                    step("a read " + (defer ? "with DEFER " : "") + "then " + (fenced == FenceCall.READ_THEN_FENCED_SEND
+                            ? "a send with READ_FENCE" : "a write with READ_FENCE") + " of the same " + n + " byte(s) (pick " + pick
+                            + (lead ? ", after one byte of another registration" : "") + " (pick " + pick
                             + ", local slot " + a + ", remote slots " + b + " and " + (b + 8) + ")", x -> {
                         ModelQp<Link, Recv> q = MrModel.pick(connected(x), pick);
-                        x.coverage.count(q.phase(), FenceCall.READ_THEN_FENCED_WRITE);
+                        x.coverage.count(q.phase(), fenced);
                         long la = (long) a * SLOT;
                         long from = (long) b * SLOT;
                         long to = (long) (b + 8) * SLOT;
+                        boolean send = fenced == FenceCall.READ_THEN_FENCED_SEND;
+                        Registered dst = send ? x.peerInbox : x.remote;
                         byte[] data = SessionTools.complement(x.remote.buffer().expected(from, n));
                         x.remote.buffer().put(from, data);
+                        // the first SGE of the fenced request: a byte of another registration, where the QP takes two SGEs
+                        boolean first = lead && Integer.toUnsignedLong(x.s.info().maxInitiatorRequestSge()) >= 2;
+                        long leadAt = x.inbox.length() - 1;
+                        byte[] sent = first ? concat(x.inbox.buffer().expected(leadAt, 1), data) : data;
+                        NdkSge[] sgl = first ? new NdkSge[]{x.inbox.sge(leadAt, 1), x.local.sge(la, n)} : new NdkSge[]{x.local.sge(la, n)};
                         int readFlags = defer && x.deferAllowed ? NdkOpFlags.DEFER : 0;
+                        WorkRequest recv = send ? x.t.receive(q.handle().peer(), new NdkSge[]{x.peerInbox.sge(to, sent.length)}, NdkOperationType.RECEIVE) : null;
                         WorkRequest rd = x.t.read(q.handle().target(), new NdkSge[]{x.local.sge(la, n)}, x.remote.va() + from, x.remote.remoteToken(),
                                 readFlags);
-                        WorkRequest wr = x.t.write(q.handle().target(), new NdkSge[]{x.local.sge(la, n)}, x.remote.va() + to, x.remote.remoteToken(),
-                                NdkOpFlags.READ_FENCE);
+                        WorkRequest wr = send
+                                ? x.t.send(q.handle().target(), sgl, NdkOpFlags.READ_FENCE)
+                                : x.t.write(q.handle().target(), sgl, x.remote.va() + to, x.remote.remoteToken(), NdkOpFlags.READ_FENCE);
                         WrOutcome ro = x.t.complete(rd);
                         WrOutcome wo = x.t.complete(wr);
-                        String what = q + ": " + ro.call() + " then " + wo.call();
-                        if (!ro.succeeded() || !wo.succeeded()) {
-                            throw Violations.of("RW-6", what, "STATUS_SUCCESS for both valid requests on a connected QP", ro.describe() + "; " + wo.describe());
+                        WrOutcome rv = send ? x.t.complete(recv) : null;
+                        String what = q + ": " + ro.call() + " then " + wo.call() + (rv == null ? "" : " into the peer's " + rv.call());
+                        if (!ro.succeeded() || !wo.succeeded() || (rv != null && !rv.succeeded())) {
+                            throw Violations.of("RW-6", what, "STATUS_SUCCESS for every valid request on a connected QP", ro.describe() + "; "
+                                    + wo.describe() + (rv == null ? "" : "; " + rv.describe()));
                         }
                         x.local.buffer().expectWrite(la, data);
-                        byte[] landed = x.remote.buffer().read(to, n);
-                        if (!java.util.Arrays.equals(landed, data)) {
-                            x.remote.buffer().acceptActual(to, n); // charged here, not again by the end-of-try memory check
-                            throw Violations.of("RW-6", what, "the write, fenced after the read, carries the bytes the read brought",
-                                    "the remote slot holds other bytes: the write ran before the read" + (readFlags != 0 ? " (held back with DEFER)" : ""));
+                        byte[] landed = dst.buffer().read(to, sent.length);
+                        if (!java.util.Arrays.equals(landed, sent)) {
+                            dst.buffer().acceptActual(to, sent.length); // charged here, not again by the end-of-try memory check
+                            throw Violations.of("RW-6", what, "the " + (send ? "send" : "write") + ", fenced after the read, carries the bytes the read brought",
+                                    (send ? "the peer's receive slot" : "the remote slot") + " holds other bytes: the " + (send ? "send" : "write")
+                                    + " ran before the read" + (readFlags != 0 ? " (held back with DEFER)" : ""));
                         }
-                        x.remote.buffer().expectWrite(to, data);
+                        dst.buffer().expectWrite(to, sent);
                         x.s.checkMemory("RW-6", what);
                     }));
         }
     }
 
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     /** The fenced pair of {@link FencedCopy}, as counted in the coverage. */
     enum FenceCall {
         /** An NdkRead, then an NdkWrite with READ_FENCE of its sink. */
-        READ_THEN_FENCED_WRITE
+        READ_THEN_FENCED_WRITE,
+        /** An NdkRead, then an NdkSend with READ_FENCE of its sink (into a receive the peer posted first). */
+        READ_THEN_FENCED_SEND
     }
 
 }

@@ -14,6 +14,7 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
+import org.ndktck.spec.NdkVersion;
 import org.ndktck.tck.harness.CoverageClasses;
 import org.ndktck.tck.harness.Access;
 import org.ndktck.tck.harness.FastRegion;
@@ -149,6 +150,18 @@ public class ReadWriteProperties {
         });
     }
 
+    /** The silent request of the RW-5 property that fails, and what comes before it on its QP. */
+    enum FailingSilent {
+        /** An NdkWrite, first of its QP's outstanding requests. */
+        WRITE,
+        /** An NdkRead, first of its QP's outstanding requests. */
+        READ,
+        /** An NdkWrite right after a valid NdkWrite with DEFER (NDKPI 1.2 and later; earlier: alone). */
+        AFTER_DEFER,
+        /** An NdkWrite right after a valid NdkWrite with SILENT_SUCCESS. */
+        AFTER_SILENT
+    }
+
     /** One silent request of the RW-5 property. */
     enum Silent {
         /** A fast registration with SILENT_SUCCESS. */
@@ -162,12 +175,14 @@ public class ReadWriteProperties {
     /**
      * RW-5: successful requests posted with NDK_OP_FLAG_SILENT_SUCCESS (fast registrations, writes, reads)
      * followed by a request without it add no CQ entry of their own: only the last request's entry
-     * appears. A silent NdkWrite with a remote token that names nothing still fails with an error CQ entry
-     * carrying its RequestContext.
+     * appears. A silent NdkWrite or NdkRead with a remote token that names nothing still fails with an error CQ entry
+     * carrying its RequestContext, also when it ends a run of requests held back with DEFER (NDKPI 1.2 and later) or
+     * follows silent requests that succeeded.
      */
     @Property(edgeCases = EdgeCasesMode.MIXIN)
     @Tag("RW-5")
-    void silentSuccessSuppressesOnlySuccessfulEntries(@ForAll @Size(min = 1, max = 6) List<Silent> silent, @ForAll @IntRange(min = 1, max = 64) int n) {
+    void silentSuccessSuppressesOnlySuccessfulEntries(@ForAll @Size(min = 1, max = 6) List<Silent> silent, @ForAll @IntRange(min = 1, max = 64) int n,
+                                                      @ForAll FailingSilent failing) {
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
@@ -211,14 +226,29 @@ public class ReadWriteProperties {
                 remote.buffer().acceptActual(0, p);
                 local.buffer().acceptActual(0, p);
                 int bogus = remote.remoteToken() ^ 0x00F0_0F00;
-                WorkRequest bad = t.write(q, new NdkSge[]{local.sge(0, n)}, remote.va(), bogus, NdkOpFlags.SILENT_SUCCESS);
+                WorkRequest before = switch (failing) {
+                    // DEF-5: the failing request, posted without DEFER, ends the run the deferred write starts
+                    case AFTER_DEFER -> s.info().version().atLeast(NdkVersion.V1_2)
+                            ? t.write(q, new NdkSge[]{local.sge(0, n)}, remote.va() + p / 2, remote.remoteToken(), NdkOpFlags.DEFER) : null;
+                    case AFTER_SILENT -> t.write(q, new NdkSge[]{local.sge(0, n)}, remote.va() + p / 2, remote.remoteToken(), NdkOpFlags.SILENT_SUCCESS);
+                    default -> null;
+                };
+                WorkRequest bad = failing == FailingSilent.READ
+                        ? t.read(q, new NdkSge[]{local.sge(0, n)}, remote.va(), bogus, NdkOpFlags.SILENT_SUCCESS)
+                        : t.write(q, new NdkSge[]{local.sge(0, n)}, remote.va(), bogus, NdkOpFlags.SILENT_SUCCESS);
                 if (NtStatus.STATUS_SUCCESS.equals(bad.returned())) {
-                    NtStatus st = t.awaitEntry(bad, "RW-5", "an error CQ entry for a silent request that failed");
+                    NtStatus st = t.awaitEntry(bad, "RW-5", "an error CQ entry for a silent request that failed"
+                            + (before == null ? "" : " after " + before.detail()));
                     if (NtStatus.STATUS_SUCCESS.equals(st)) {
                         throw Violations.of("RW-5", bad.detail(), "an error CQ entry: remote token " + u32(bogus) + " names nothing",
                                 "a CQ entry with STATUS_SUCCESS");
                     }
                 }
+                if (before != null && failing == FailingSilent.AFTER_DEFER) {
+                    t.complete(before); // the deferred write's own entry (it may fail: this property judges only the silent one)
+                }
+                s.drain(s.target());
+                remote.buffer().acceptActual(p / 2, n);
             }
         });
     }

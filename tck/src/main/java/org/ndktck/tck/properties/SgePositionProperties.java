@@ -9,6 +9,7 @@ import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
+import org.ndktck.tck.harness.ChecksReached;
 import org.ndktck.tck.harness.CoverageClasses;
 import org.ndktck.tck.harness.QpRef;
 import org.ndktck.tck.harness.Registered;
@@ -31,7 +32,8 @@ import java.util.Arrays;
  * boundaries. With every SGE good, the request must succeed and move the bytes of every SGE, in order. With SGE
  * k bad (past the end of its region, a made-up token, a token of the peer's PD, a sink in a region without
  * local write), the request must fail and no byte the bad SGE names may change. With SGE k of Length 0 (inside its
- * region) the request either fails, or succeeds and moves the bytes of every other SGE, in order.
+ * region) the request either fails, or succeeds and moves the bytes of every other SGE, in order. CQ-6: a successful
+ * NdkSend or NdkReceive of several SGEs completes the receive with BytesTransferred equal to every byte of the message.
  */
 @NdkKit
 public class SgePositionProperties {
@@ -84,10 +86,13 @@ public class SgePositionProperties {
     @CoverageClasses(6)
     @Property(tries = 120, edgeCases = EdgeCasesMode.MIXIN)
     @Tag("COV-4")
+    @Tag("CQ-6")
     void everySgePositionIsCheckedAndMoved(@ForAll Use use, @ForAll Bad bad, @ForAll @IntRange(min = 2, max = WANT_SGE) int sgeCount,
             @ForAll @IntRange(min = 0, max = 1 << 20) int kSeed, @ForAll @IntRange(min = 1, max = 48) int len,
             @ForAll @IntRange(min = 0, max = 47) int lenStep) {
         SectionChecks.cover("bad", bad.name(), java.util.Arrays.stream(Bad.values()).map(Enum::name).toList());
+        // CQ-6 is judged only where a send or receive of several SGEs completes (receivedAll)
+        ChecksReached.notReached("CQ-6", "the try's request was an NdkWrite or NdkRead, or failed: no receive of a message of several SGEs completed");
         NdkSession.inTry(s -> {
             try (SessionTools t = SessionTools.of(s)) {
                 long limit = Math.min(Integer.toUnsignedLong(s.info().maxInitiatorRequestSge()),
@@ -221,6 +226,7 @@ public class SgePositionProperties {
             throw Violations.of("COV-4", o.call() + " (" + what + ")", "STATUS_SUCCESS: every SGE is good",
                     o.describe() + (other == null ? "" : "; " + other.describe()));
         }
+        receivedAll(use == Use.RECEIVE ? o : use == Use.SEND ? other : null, moved, what);
         if (sink) {
             byte[] source = q.buffer().read(0, moved);
             int from = 0;
@@ -245,6 +251,26 @@ public class SgePositionProperties {
             }
         }
         s.checkMemory("COV-4", o.call() + " (" + what + ")");
+    }
+
+    /**
+     * CQ-6 for a message that spans several SGEs (of the send, or of the receive): the receive's entry counts every byte
+     * of the message, not only those of its first SGE (NDK_RESULT: BytesTransferred is defined for receive completions).
+     *
+     * @param receive the successful receive's outcome (null when the request was no send or receive)
+     * @param moved   bytes of the message (the sum of the source SGEs' Lengths; ULONG, so below 2^31 here)
+     * @param what    the request, for the message
+     */
+    private static void receivedAll(WrOutcome receive, int moved, String what) {
+        if (receive == null || receive.entry() == null) {
+            return;
+        }
+        ChecksReached.reached("CQ-6");
+        long got = Integer.toUnsignedLong(receive.entry().bytesTransferred());
+        if (got != moved) {
+            throw Violations.of("CQ-6", receive.call() + " (" + what + ")", "BytesTransferred = " + moved + " (every byte of the message)",
+                    "BytesTransferred = " + got);
+        }
     }
 
     /** @return the bytes of the good SGEs of {@code r}, concatenated in SGL order (the data a source request moves) */
