@@ -7,7 +7,6 @@ import net.jqwik.api.Tag;
 import net.jqwik.api.constraints.IntRange;
 import org.ndktck.spec.NdkMrFlags;
 import org.ndktck.spec.NdkOpFlags;
-import org.ndktck.spec.NdkVersion;
 import org.ndktck.spec.NdkOperationType;
 import org.ndktck.spec.NdkSge;
 import org.ndktck.spec.NtStatus;
@@ -118,7 +117,7 @@ public class FlushProperties {
      * FL-1; the request that ends the chain, posted after the flush, may end with any error status). A write that
      * succeeded moved its bytes; a cancelled one may have moved them or not, and nothing outside
      * the slots changes. A provider that throws held requests away at a flush loses their completions. On an adapter
-     * older than NDKPI 1.2 (DEFER is not allowed, DEF-5) the same writes go without the flag.
+     * older than NDKPI 1.2 the property is NOT_APPLICABLE (DEFER needs 1.2, DEF-5; DEF-3 requires it).
      *
      * @param writes deferred writes before the flush
      * @param n      bytes per write
@@ -132,7 +131,6 @@ public class FlushProperties {
             try (SessionTools t = SessionTools.of(s)) {
                 s.qps();
                 int p = s.pageSize();
-                boolean defer = s.info().version().atLeast(NdkVersion.V1_2);
                 Registered src = t.registered(s.target(), 1, 0, p, NdkMrFlags.ALLOW_LOCAL_READ);
                 Registered dst = t.registered(s.peer(), 1, 0, p, NdkMrFlags.ALLOW_REMOTE_WRITE | NdkMrFlags.ALLOW_REMOTE_READ);
                 List<WorkRequest> posted = new ArrayList<>();
@@ -141,7 +139,7 @@ public class FlushProperties {
                     long off = (long) i * 64;
                     boolean last = i == writes;
                     WorkRequest wr = t.write(t.target(), new NdkSge[]{src.sge(off, n)}, dst.va() + off, dst.remoteToken(),
-                            last || !defer ? 0 : NdkOpFlags.DEFER);
+                            last ? 0 : NdkOpFlags.DEFER);
                     if (NtStatus.STATUS_SUCCESS.equals(wr.returned())) {
                         posted.add(wr);
                         slots.add(i);
@@ -157,8 +155,9 @@ public class FlushProperties {
                 for (int k = 0; k < posted.size(); k++) {
                     WorkRequest wr = posted.get(k);
                     long off = (long) slots.get(k) * 64;
-                    String what = wr.detail() + (slots.get(k) < writes ? (defer ? " with DEFER" : "") + ", then NdkFlush of its QP"
-                            + (defer ? " and a request without DEFER that ends the chain" : "") : " posted after NdkFlush (it ends the chain)");
+                    String what = wr.detail() + (slots.get(k) < writes
+                            ? " with DEFER, then NdkFlush of its QP and a request without DEFER that ends the chain"
+                            : " posted after NdkFlush (it ends the chain)");
                     NtStatus st = t.awaitEntry(wr, "DEF-3", "a CQ entry for every request whose post returned STATUS_SUCCESS: " + what);
                     byte[] data = src.buffer().expected(src.bufferOffset() + off, n);
                     if (NtStatus.STATUS_SUCCESS.equals(st)) {
